@@ -1,0 +1,29 @@
+"""unigrad: one autodiff engine that speaks PyTorch, TensorFlow and MindSpore.
+
+Example:
+    >>> import unigrad as ug
+    >>> x = ug.tensor(2.0, requires_grad=True)
+    >>> y = ug.tensor(3.0, requires_grad=True)
+    >>> (x * x * y).backward()
+    >>> x.grad, y.grad
+    (tensor(12.), tensor(4.))
+"""
+
+from . import autograd, backend, ops
+from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
+                       no_grad, set_grad_enabled)
+from .backend import (Device, DType, bool_, float16, float32, float64, int8, int16, int32, int64,
+                      uint8)
+from .backend import Device as device
+from .ops import *  # noqa: F401,F403
+from .ops import PRIMITIVES
+from .tensor import Tensor
+
+bool = bool_  # noqa: A001 - PyTorch spells the dtype ug.bool
+float = float32  # noqa: A001
+double = float64
+half = float16
+long = int64
+int = int32  # noqa: A001
+
+__version__ = "0.1.0"

@@ -1,0 +1,26 @@
+"""Thread-local execution state: grad mode, inference mode, anomaly detection."""
+
+from __future__ import annotations
+
+import threading
+
+
+class _LocalState(threading.local):
+    """Per-thread flags read on every op; defaults apply to each new thread."""
+
+    def __init__(self):
+        self.grad_enabled = True
+        self.inference_mode = False
+
+
+local = _LocalState()
+
+
+class _GlobalState:
+    """Process-wide flags (PyTorch keeps anomaly mode global too)."""
+
+    anomaly_enabled = False
+    anomaly_check_nan = True
+
+
+global_state = _GlobalState()

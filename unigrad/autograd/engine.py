@@ -1,0 +1,348 @@
+"""The backward engine: iterative, dependency-counted reverse accumulation.
+
+One call of :func:`run_backward` walks the graph from the roots once:
+
+1. count, for every node and leaf reachable from the roots, how many edges
+   lead into it (iteratively, so a 100,000-op chain needs no recursion);
+2. with ``inputs`` given, keep only the nodes from which an input is
+   reachable;
+3. run each node when all its incoming cotangents have arrived: tensor hooks,
+   ``retain_grad``, pre-hooks, the primitive's vjp rule, post-hooks; sum each
+   result to its input's shape and dtype (broadcasting is undone here, once);
+4. free each cotangent as it is consumed and each node's saved values after
+   it ran, unless ``retain_graph``.
+
+With ``create_graph`` the rules run on Tensors with grad mode on, so the
+backward pass is itself recorded; otherwise they run on plain arrays.
+"""
+
+from __future__ import annotations
+
+import traceback
+
+from .. import _state
+from ..backend import ndarray
+from ..tensor import Tensor, _grad_lock, _make_tensor
+from ..ops._shape_rules import ShapedArray
+from .node import RELEASED, Node
+
+_local = _state.local
+_global = _state.global_state
+
+ERR_BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward.")
+
+
+def run_backward(roots, seeds, *, retain_graph: bool, create_graph: bool,
+                 inputs=None, accumulate: bool = True):
+    """Propagate ``seeds`` (one per root) back through the graph.
+
+    ``inputs`` (Tensors) restricts the pass to them: with ``accumulate`` their
+    ``.grad`` is accumulated, otherwise their gradients are returned in order
+    (``None`` where an input is unreachable).
+    """
+    buffers: dict = {}
+    starts = []
+    for root, seed in zip(roots, seeds):
+        target = root._grad_fn if root._grad_fn is not None else root
+        if target in buffers:
+            buffers[target] = buffers[target] + seed
+        else:
+            buffers[target] = seed
+            starts.append(target)
+
+    deps = _count_dependencies(starts)
+    captures = None
+    needed = None
+    if inputs is not None:
+        captures = {}
+        keys = []
+        for tensor in inputs:
+            key = tensor._grad_fn if tensor._grad_fn is not None else tensor
+            keys.append(key)
+            captures[key] = None
+        needed = _needed_nodes(starts, captures)
+
+    previous_mode = _local.grad_enabled
+    _local.grad_enabled = create_graph
+    try:
+        _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph, accumulate)
+    finally:
+        _local.grad_enabled = previous_mode
+
+    if captures is None:
+        return None
+    results = []
+    assigned: set = set()
+    for key in keys:
+        value = captures[key]
+        if value is not None and not isinstance(value, Tensor):
+            value = _make_tensor(_owned(value, assigned))
+        results.append(value)
+    return results
+
+
+def _count_dependencies(starts) -> dict:
+    deps: dict = {}
+    stack = [s for s in starts if type(s) is Node]
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        for edge in node.edges:
+            if edge is None:
+                continue
+            deps[edge] = deps.get(edge, 0) + 1
+            if edge not in seen and type(edge) is Node:
+                seen.add(edge)
+                stack.append(edge)
+    return deps
+
+
+def _needed_nodes(starts, captures) -> set:
+    """Nodes from which some capture key is reachable (they must run)."""
+    order = []
+    stack = [(s, False) for s in starts if type(s) is Node]
+    visited = set()
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+            continue
+        if node in visited:
+            continue
+        visited.add(node)
+        stack.append((node, True))
+        for edge in node.edges:
+            if type(edge) is Node and edge not in visited:
+                stack.append((edge, False))
+    needed = set()
+    for node in order:  # children before parents
+        for edge in node.edges:
+            if edge is not None and (edge in captures or edge in needed):
+                needed.add(node)
+                break
+    return needed
+
+
+def _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph, accumulate):
+    ready = [s for s in starts if deps.get(s, 0) == 0]
+    assigned = set()
+    while ready:
+        target = ready.pop()
+        grad = buffers.pop(target, None)
+        if type(target) is not Node:
+            _finish_leaf(target, grad, captures, accumulate, create_graph, assigned)
+            continue
+        node = target
+        if grad is not None:
+            grad = _run_tensor_hooks(node, grad, create_graph)
+            if node.retained is not None:
+                _set_retained_grad(node, grad, create_graph)
+            if captures is not None and node in captures:
+                captures[node] = grad
+        run = grad is not None and (needed is None or node in needed)
+        grads = _run_node(node, grad, retain_graph, create_graph) if run else None
+        edges = node.edges
+        for i, edge in enumerate(edges):
+            if edge is None:
+                continue
+            if grads is not None:
+                g = grads[i]
+                if g is not None:
+                    g = _conform(g, node.metas[i])
+                    previous = buffers.get(edge)
+                    buffers[edge] = g if previous is None else previous + g
+            remaining = deps[edge] - 1
+            deps[edge] = remaining
+            if remaining == 0:
+                ready.append(edge)
+
+
+def _run_node(node: Node, grad, retain_graph: bool, create_graph: bool):
+    saved = node.saved
+    if saved is RELEASED:
+        raise RuntimeError(ERR_BACKWARD_TWICE)
+    prim = node.prim
+    if node.pre_hooks:
+        for hook in node.pre_hooks:
+            replaced = hook((_wrap(grad),))
+            if replaced is not None:
+                grad = _unwrap_like(replaced[0], create_graph)
+    inputs = _unpack_inputs(node, saved, create_graph)
+    out = _unpack_output(node, create_graph)
+    needs = tuple(edge is not None for edge in node.edges)
+    try:
+        grads = prim.vjp(grad, out, needs, *inputs, **node.params)
+    except Exception as error:
+        if node.forward_trace is not None:
+            _report_forward_trace(node)
+        raise error
+    if not retain_graph and (prim.saves_inputs or prim.saves_output):
+        node.saved = RELEASED
+        node.out_data = None
+    if _global.anomaly_enabled:
+        from .anomaly import check_node_outputs
+        check_node_outputs(node, grads)
+    if node.post_hooks:
+        for hook in node.post_hooks:
+            hook(tuple(_wrap(g) for g in grads), (_wrap(grad),))
+    return grads
+
+
+def _unpack_inputs(node: Node, saved, create_graph: bool):
+    if not node.prim.saves_inputs:
+        return [None if meta is None else ShapedArray(*meta) for meta in node.metas]
+    versions = node.saved_versions
+    inputs = []
+    for i, value in enumerate(saved):
+        if isinstance(value, Tensor):
+            if value._vc[0] != versions[i]:
+                raise RuntimeError(_version_message(value._data, node, value._vc[0], versions[i],
+                                                    value))
+            inputs.append(value if create_graph else value._data)
+        else:
+            inputs.append(value)
+    return inputs
+
+
+def _unpack_output(node: Node, create_graph: bool):
+    if not node.prim.saves_output:
+        return None
+    if node.out_data is None:
+        raise RuntimeError(ERR_BACKWARD_TWICE)
+    if node.out_version[0] != node.out_saved_version:
+        raise RuntimeError(_version_message(node.out_data, node, node.out_version[0],
+                                            node.out_saved_version, None, output=True))
+    if not create_graph:
+        return node.out_data
+    out = _make_tensor(node.out_data, True)
+    out._grad_fn = node
+    out._vc = node.out_version
+    return out
+
+
+def _version_message(data, node: Node, current: int, expected: int, tensor, output=False) -> str:
+    from ..backend import from_numpy_dtype
+    kind = from_numpy_dtype(data.dtype).name
+    if output:
+        role = f"which is output 0 of {node.name()}"
+    elif tensor is not None and tensor._grad_fn is not None:
+        role = f"which is output 0 of {tensor._grad_fn.name()}"
+    else:
+        role = f"which is an input of {node.name()}"
+    hint = ("Hint: the backtrace further above shows the operation that failed to compute its "
+            "gradient. The variable in question was changed in there or anywhere later. Good luck!"
+            if _global.anomaly_enabled else
+            "Hint: enable anomaly detection to find the operation that failed to compute its "
+            "gradient, with unigrad.autograd.set_detect_anomaly(True).")
+    return (f"one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: [{kind} {list(data.shape)}], {role}, is at version {current}; "
+            f"expected version {expected} instead. {hint}")
+
+
+def _conform(g, meta):
+    """Sum a cotangent to its input's shape and cast it to the input's dtype."""
+    shape, dtype = meta
+    if g.shape != shape:
+        from ..ops.shape import sum_to_shape
+        g = sum_to_shape(g, shape)
+    if g.dtype != dtype:
+        from ..ops.elementwise import cast
+        g = cast(g, dtype)
+    return g
+
+
+def _wrap(value):
+    if value is None or isinstance(value, Tensor):
+        return value
+    return _make_tensor(value)
+
+
+def _unwrap_like(value, create_graph: bool):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"hooks must return a Tensor or None, got {type(value).__name__}")
+    return value if create_graph else value._data
+
+
+def _run_tensor_hooks(node: Node, grad, create_graph: bool):
+    if not node.tensor_hooks:
+        return grad
+    for hook in list(node.tensor_hooks):
+        replaced = hook(_wrap(grad))
+        if replaced is not None:
+            grad = _unwrap_like(replaced, create_graph)
+    return grad
+
+
+def _set_retained_grad(node: Node, grad, create_graph: bool) -> None:
+    tensor = node.retained()
+    if tensor is None or tensor._grad_fn is not node:
+        return
+    value = grad if create_graph else _owned(grad, None)
+    with _grad_lock:
+        if tensor._grad is None:
+            tensor._grad = _wrap(value) if create_graph else _make_tensor(value)
+        else:
+            tensor._grad = _accumulated(tensor._grad, value, create_graph)
+
+
+def _owned(array, assigned):
+    """An array that no other gradient or user buffer aliases."""
+    if not isinstance(array, ndarray):
+        return array.copy()
+    if array.base is not None or not array.flags.writeable or not array.flags.c_contiguous \
+            or (assigned is not None and id(array) in assigned):
+        array = array.copy()
+    if assigned is not None:
+        assigned.add(id(array))
+    return array
+
+
+def _accumulated(existing: Tensor, value, create_graph: bool) -> Tensor:
+    if create_graph or existing._grad_fn is not None or isinstance(value, Tensor):
+        from ..ops.elementwise import add
+        return add(existing, value if isinstance(value, Tensor) else _make_tensor(value))
+    existing._data += value
+    existing._vc[0] += 1
+    return existing
+
+
+def _finish_leaf(leaf: Tensor, grad, captures, accumulate, create_graph, assigned) -> None:
+    extra = leaf._extra
+    if grad is not None and extra is not None and extra.get("hooks"):
+        for hook in list(extra["hooks"]):
+            replaced = hook(_wrap(grad))
+            if replaced is not None:
+                grad = _unwrap_like(replaced, create_graph)
+    if captures is not None:
+        if leaf in captures:
+            captures[leaf] = grad
+            if accumulate and grad is not None:
+                _accumulate_into(leaf, grad, create_graph, assigned)
+        return
+    if grad is None or not accumulate:
+        return
+    _accumulate_into(leaf, grad, create_graph, assigned)
+
+
+def _accumulate_into(leaf: Tensor, grad, create_graph: bool, assigned) -> None:
+    with _grad_lock:
+        if leaf._grad is None:
+            leaf._grad = grad if create_graph else _make_tensor(_owned(grad, assigned))
+        else:
+            leaf._grad = _accumulated(leaf._grad, grad, create_graph)
+    extra = leaf._extra
+    if extra is not None and extra.get("post_accumulate_hooks"):
+        for hook in list(extra["post_accumulate_hooks"]):
+            hook(leaf)
+
+
+def _report_forward_trace(node: Node) -> None:
+    import sys
+    frames = "".join(traceback.format_list(node.forward_trace))
+    sys.stderr.write(f"Error detected in {node.name()}. Traceback of forward call that caused "
+                     f"the error:\n{frames}")

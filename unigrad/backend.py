@@ -1,0 +1,225 @@
+"""Array namespaces per device, dtypes and PyTorch's type-promotion rules.
+
+Every piece of array work in unigrad goes through the namespace returned by
+:func:`namespace` (NumPy for ``"cpu"``, CuPy for ``"cuda"`` when installed), so
+primitives never name NumPy or CuPy directly.
+
+Example:
+    >>> import unigrad as ug
+    >>> ug.tensor([1.0, 2.0]).dtype
+    unigrad.float32
+    >>> (ug.tensor([1, 2]) * 1.5).dtype
+    unigrad.float32
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+ndarray = np.ndarray
+
+
+class DType:
+    """A unigrad dtype: a thin, hashable name over a NumPy dtype."""
+
+    __slots__ = ("name", "np_dtype", "is_floating_point", "itemsize", "_category")
+
+    def __init__(self, name: str, np_dtype: np.dtype, category: int):
+        self.name = name
+        self.np_dtype = np.dtype(np_dtype)
+        self.is_floating_point = category == 2
+        self.itemsize = self.np_dtype.itemsize
+        self._category = category
+
+    def __repr__(self) -> str:
+        return f"unigrad.{self.name}"
+
+    def __reduce__(self):
+        return (from_numpy_dtype, (self.np_dtype,))
+
+
+# category: 0 bool, 1 integer, 2 floating
+bool_ = DType("bool", np.bool_, 0)
+uint8 = DType("uint8", np.uint8, 1)
+int8 = DType("int8", np.int8, 1)
+int16 = DType("int16", np.int16, 1)
+int32 = DType("int32", np.int32, 1)
+int64 = DType("int64", np.int64, 1)
+float16 = DType("float16", np.float16, 2)
+float32 = DType("float32", np.float32, 2)
+float64 = DType("float64", np.float64, 2)
+
+_ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+_BY_NUMPY = {d.np_dtype: d for d in _ALL_DTYPES}
+_BY_NAME = {d.name: d for d in _ALL_DTYPES}
+_BY_NAME.update({"float": float32, "double": float64, "half": float16, "long": int64, "int": int32})
+
+DEFAULT_FLOAT = np.dtype(np.float32)
+DEFAULT_INT = np.dtype(np.int64)
+
+
+def from_numpy_dtype(np_dtype) -> DType:
+    """The unigrad dtype for a NumPy dtype (raises TypeError for unsupported ones)."""
+    try:
+        return _BY_NUMPY[np.dtype(np_dtype)]
+    except (KeyError, TypeError):
+        raise TypeError(f"unsupported dtype {np_dtype!r}; expected one of "
+                        f"{', '.join(d.name for d in _ALL_DTYPES)}") from None
+
+
+def to_numpy_dtype(dtype) -> np.dtype:
+    """Normalise any dtype spelling (``ug.float32``, ``np.float32``, ``"float32"``, ``float``)."""
+    if isinstance(dtype, DType):
+        return dtype.np_dtype
+    if dtype is float:
+        return DEFAULT_FLOAT
+    if dtype is int:
+        return DEFAULT_INT
+    if dtype is bool:
+        return np.dtype(np.bool_)
+    if isinstance(dtype, str) and dtype in _BY_NAME:
+        return _BY_NAME[dtype].np_dtype
+    try:
+        result = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"dtype must be a unigrad dtype such as ug.float32, got {dtype!r}") from None
+    if result not in _BY_NUMPY:
+        raise TypeError(f"unsupported dtype {dtype!r}; expected one of "
+                        f"{', '.join(d.name for d in _ALL_DTYPES)}")
+    return result
+
+
+def is_floating(np_dtype: np.dtype) -> bool:
+    return np_dtype.kind == "f"
+
+
+def _category(np_dtype: np.dtype) -> int:
+    kind = np_dtype.kind
+    return 2 if kind == "f" else (0 if kind == "b" else 1)
+
+
+def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
+    """Promotion of two tensor dtypes of equal standing (NumPy's table, bool < int < float)."""
+    if a == b:
+        return a
+    return np.promote_types(a, b)
+
+
+def result_dtype(dims_and_dtypes, scalars) -> np.dtype:
+    """PyTorch's result type for an elementwise op.
+
+    ``dims_and_dtypes`` lists ``(ndim, dtype)`` of tensor operands; ``scalars``
+    lists Python numbers. Priority: dimensioned tensors, then zero-dim tensors,
+    then Python scalars; a lower-priority operand only matters when it is of a
+    higher category (bool < integer < floating).
+    """
+    dim_dtype = None
+    zero_dtype = None
+    for ndim, dt in dims_and_dtypes:
+        if ndim:
+            dim_dtype = dt if dim_dtype is None else promote_types(dim_dtype, dt)
+        else:
+            zero_dtype = dt if zero_dtype is None else promote_types(zero_dtype, dt)
+    result = dim_dtype
+    if zero_dtype is not None:
+        if result is None or _category(zero_dtype) > _category(result):
+            result = zero_dtype
+    scalar_category = -1
+    for s in scalars:
+        scalar_category = max(scalar_category, 0 if isinstance(s, (bool, np.bool_)) else
+                              (2 if isinstance(s, float) else 1))
+    if scalar_category >= 0:
+        if result is None:
+            result = (np.dtype(np.bool_), DEFAULT_INT, DEFAULT_FLOAT)[scalar_category]
+        elif scalar_category > _category(result):
+            result = DEFAULT_INT if scalar_category == 1 else DEFAULT_FLOAT
+    return result
+
+
+# ----------------------------------------------------------------------------
+# Devices and namespaces
+# ----------------------------------------------------------------------------
+
+class Device:
+    """Where a tensor lives: ``cpu`` (NumPy) or ``cuda[:n]`` (CuPy)."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, spec="cpu"):
+        if isinstance(spec, Device):
+            self.type, self.index = spec.type, spec.index
+            return
+        if not isinstance(spec, str):
+            raise TypeError(f"device must be a string such as 'cpu' or 'cuda', got {spec!r}")
+        kind, _, index = spec.partition(":")
+        if kind not in ("cpu", "cuda"):
+            raise ValueError(f"device must be 'cpu' or 'cuda[:N]', got {spec!r}")
+        self.type = kind
+        self.index = int(index) if index else (0 if kind == "cuda" else None)
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            other = Device(other)
+        return isinstance(other, Device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+    def __repr__(self):
+        return f"device(type='{self.type}')" if self.index is None else \
+            f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+
+CPU = Device("cpu")
+
+
+def _import_cupy():
+    try:
+        import cupy
+    except ImportError:  # pragma: no cover - depends on the machine
+        raise RuntimeError("device 'cuda' needs CuPy: pip install 'unigrad[gpu]'") from None
+    return cupy
+
+
+def namespace(device: Device | str = CPU):
+    """The array module (``numpy`` or ``cupy``) that backs ``device``."""
+    device = device if isinstance(device, Device) else Device(device)
+    if device.type == "cpu":
+        return np
+    return _import_cupy()
+
+
+def namespace_of(array):
+    """The array module of an array (NumPy unless it is a CuPy array)."""
+    if type(array) is np.ndarray or not hasattr(array, "__cuda_array_interface__"):
+        return np
+    return _import_cupy()
+
+
+def device_of(array) -> Device:
+    if type(array) is np.ndarray or not hasattr(array, "__cuda_array_interface__"):
+        return CPU
+    return Device(f"cuda:{array.device.id}")
+
+
+def to_device(array, device: Device):
+    """Move an array to ``device`` (a no-op when it is already there)."""
+    if device_of(array) == device:
+        return array
+    if device.type == "cpu":
+        return array.get()
+    cupy = _import_cupy()
+    with cupy.cuda.Device(device.index):
+        return cupy.asarray(array)
+
+
+def to_numpy(array) -> np.ndarray:
+    """A NumPy view or copy of any backend array."""
+    if type(array) is np.ndarray:
+        return array
+    if hasattr(array, "__cuda_array_interface__"):
+        return array.get()
+    return np.asarray(array)

@@ -1,0 +1,86 @@
+"""Operand coercion for elementwise ops: PyTorch's type promotion on Tensors.
+
+Python scalars stay Python scalars (NumPy treats them as weak, as PyTorch
+does), unless their category is higher than the tensor's (``int_tensor * 1.5``
+computes in the default float dtype). Plain arrays on both sides are left
+alone: that is how vjp rules run on raw arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import backend
+from ..backend import DEFAULT_FLOAT, DEFAULT_INT, ndarray
+from ..tensor import Tensor, _make_tensor, as_array
+
+_SCALARS = (bool, int, float)
+
+
+def _cast_tensor(t: Tensor, dtype: np.dtype) -> Tensor:
+    from .elementwise import cast
+    return cast(t, dtype)
+
+
+def to_tensor_operand(value):
+    """Lists, arrays and NumPy scalars next to a Tensor become Tensors or Python scalars."""
+    if isinstance(value, Tensor) or type(value) in _SCALARS:
+        return value
+    if isinstance(value, np.generic) and value.ndim == 0 and value.dtype.kind in "biuf":
+        return value.item()
+    if isinstance(value, (ndarray, list, tuple)) or hasattr(value, "__cuda_array_interface__"):
+        return _make_tensor(as_array(value))
+    if isinstance(value, (bool, int, float)):
+        return value
+    raise TypeError(f"unsupported operand type {type(value).__name__}; expected a Tensor, an array "
+                    "or a Python number")
+
+
+def coerce_operands(*operands):
+    """Promote operands of an elementwise op the way PyTorch does."""
+    if not any(isinstance(op, Tensor) for op in operands):
+        return operands
+    operands = [to_tensor_operand(op) for op in operands]
+    tensors = [(op._data.ndim, op._data.dtype) for op in operands if isinstance(op, Tensor)]
+    scalars = [op for op in operands if not isinstance(op, Tensor)]
+    target = backend.result_dtype(tensors, scalars)
+    result = []
+    for op in operands:
+        if isinstance(op, Tensor):
+            if op._data.dtype != target:
+                op = _cast_tensor(op, target)
+        elif target.kind == "f":
+            op = float(op)
+        elif target.kind in "iu":
+            op = int(op)
+        result.append(op)
+    return result
+
+
+def float_operand(x):
+    """Unary floating ops on integer or bool tensors compute in the default float dtype."""
+    if isinstance(x, Tensor):
+        if x._data.dtype.kind != "f":
+            return _cast_tensor(x, DEFAULT_FLOAT)
+        return x
+    if type(x) in _SCALARS or isinstance(x, (list, tuple, np.generic)):
+        return _make_tensor(as_array(x, DEFAULT_FLOAT if not isinstance(x, np.generic) else None))
+    return x
+
+
+def true_divide_dtype(a, b):
+    """True division of integer tensors gives the default float dtype."""
+    a, b = coerce_operands(a, b)
+    if isinstance(a, Tensor) and a._data.dtype.kind != "f":
+        a = _cast_tensor(a, DEFAULT_FLOAT)
+    if isinstance(b, Tensor) and b._data.dtype.kind != "f":
+        b = _cast_tensor(b, DEFAULT_FLOAT)
+    if isinstance(a, Tensor) and not isinstance(b, Tensor):
+        b = float(b)
+    elif isinstance(b, Tensor) and not isinstance(a, Tensor):
+        a = float(a)
+    return a, b
+
+
+__all__ = ["coerce_operands", "float_operand", "true_divide_dtype", "to_tensor_operand",
+           "DEFAULT_INT"]

@@ -1,0 +1,177 @@
+"""Primitives, their registry, and :func:`bind`, the single dispatch point.
+
+A primitive is declared once, with
+
+- ``impl(*arrays, **params)``: the computation on backend arrays;
+- ``shape(*avals, **params) -> (shape, numpy_dtype)``: the output's abstract value;
+- ``vjp(g, out, needs, *inputs, **params) -> tuple``: one cotangent per input
+  (``None`` where ``needs[i]`` is false), written with unigrad ops so it is
+  itself differentiable;
+- ``jvp(tangents, out, *inputs, **params)``: derived for ``kind="elementwise"``
+  (the Jacobian is diagonal, so the jvp is the vjp applied to each broadcast
+  tangent), ``kind="linear"`` (the op applied to the tangents) and
+  ``kind="bilinear"`` (one term per input); hand-written otherwise.
+
+Rules see plain backend arrays when the backward pass records nothing, and
+Tensors when it does (``create_graph=True``): unigrad ops accept both, and an op
+applied only to plain arrays computes directly and returns an array.
+
+Example:
+    >>> import unigrad as ug
+    >>> from unigrad.ops._primitive import PRIMITIVES
+    >>> PRIMITIVES["exp"].name
+    'exp'
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .. import _state
+from ..backend import ndarray, namespace_of
+from ..tensor import Tensor, _make_tensor
+
+PRIMITIVES: dict[str, "Primitive"] = {}
+
+_local = _state.local
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+class Primitive:
+    """One differentiable (or explicitly non-differentiable) operation."""
+
+    __slots__ = ("name", "impl", "shape", "vjp", "jvp", "kind", "saves_inputs",
+                 "saves_output", "differentiable", "backward_name", "is_view")
+
+    def __init__(self, name: str, impl: Callable, shape: Callable, *,
+                 vjp: Callable | None = None, jvp: Callable | None = None,
+                 kind: str = "other", saves_inputs: bool = True,
+                 saves_output: bool = False, differentiable: bool = True,
+                 backward_name: str | None = None, is_view: bool = False):
+        if name in PRIMITIVES:
+            raise ValueError(f"primitive {name!r} is already registered")
+        if kind not in ("elementwise", "linear", "bilinear", "other"):
+            raise ValueError(f"kind must be elementwise, linear, bilinear or other, got {kind!r}")
+        self.name = name
+        self.impl = impl
+        self.shape = shape
+        self.vjp = vjp
+        self.kind = kind
+        self.saves_inputs = saves_inputs
+        self.saves_output = saves_output
+        self.differentiable = differentiable
+        self.backward_name = backward_name or f"{_camel(name)}Backward0"
+        self.is_view = is_view
+        if jvp is None and differentiable:
+            jvp = _derived_jvp(self, kind)
+        self.jvp = jvp
+        PRIMITIVES[name] = self
+
+    def __repr__(self) -> str:
+        return f"<primitive {self.name}>"
+
+    def __call__(self, *args, **params):
+        return bind(self, *args, **params)
+
+
+def _derived_jvp(prim: Primitive, kind: str) -> Callable | None:
+    if kind == "elementwise":
+        def elementwise_jvp(tangents, out, *inputs, **params):
+            from .shape import broadcast_to
+            total = None
+            n = len(inputs)
+            for i, t in enumerate(tangents):
+                if t is None:
+                    continue
+                needs = tuple(j == i for j in range(n))
+                if tuple(t.shape) != tuple(out.shape):
+                    t = broadcast_to(t, tuple(out.shape))
+                term = prim.vjp(t, out, needs, *inputs, **params)[i]
+                total = term if total is None else total + term
+            return total
+        return elementwise_jvp
+    if kind == "linear":
+        def linear_jvp(tangents, out, *inputs, **params):
+            from .creation import zeros_like
+            args = [t if t is not None else (zeros_like(x) if _is_array_like(x) else x)
+                    for t, x in zip(tangents, inputs)]
+            return bind(prim, *args, **params)
+        return linear_jvp
+    if kind == "bilinear":
+        def bilinear_jvp(tangents, out, *inputs, **params):
+            total = None
+            for i, t in enumerate(tangents):
+                if t is None:
+                    continue
+                args = list(inputs)
+                args[i] = t
+                term = bind(prim, *args, **params)
+                total = term if total is None else total + term
+            return total
+        return bilinear_jvp
+    return None
+
+
+def _is_array_like(x) -> bool:
+    return isinstance(x, (Tensor, ndarray)) or hasattr(x, "__cuda_array_interface__")
+
+
+def bind(prim: Primitive, *args, **params):
+    """Apply ``prim`` to ``args`` (Tensors, backend arrays or Python scalars).
+
+    With at least one Tensor argument the result is a Tensor, recorded on the
+    tape when grad mode is on and an argument requires grad. With only plain
+    arrays it computes directly and returns an array (this is how vjp rules run
+    fast when nothing needs recording).
+    """
+    arrays = []
+    any_tensor = False
+    requires_grad = False
+    for a in args:
+        if isinstance(a, Tensor):
+            any_tensor = True
+            arrays.append(a._data)
+            if a._requires_grad:
+                requires_grad = True
+        else:
+            arrays.append(a)
+    try:
+        out = prim.impl(*arrays, **params)
+    except (ValueError, IndexError, TypeError) as error:
+        raise _explain(prim, args, params, error) from error
+    if not isinstance(out, ndarray):
+        out = namespace_of(out).asarray(out)
+    if not any_tensor:
+        return out
+    result = _make_tensor(out)
+    if prim.is_view:
+        result._vc = args[0]._vc
+    if requires_grad and prim.differentiable and _local.grad_enabled and out.dtype.kind == "f":
+        from ..autograd.node import record
+        record(prim, args, params, result)
+    elif _local.inference_mode:
+        result._mark_inference()
+    return result
+
+
+def _explain(prim: Primitive, args, params, error: Exception) -> Exception:
+    """Turn a backend error into one that names the op and its operands."""
+    described = ", ".join(_describe(a) for a in args)
+    extra = f" with {params}" if params else ""
+    return type(error)(f"{prim.name}(): {error} (operands: {described}{extra})")
+
+
+def _describe(value) -> str:
+    if isinstance(value, Tensor):
+        return f"Tensor(shape={list(value._data.shape)}, dtype={value._data.dtype})"
+    if isinstance(value, ndarray):
+        return f"array(shape={list(value.shape)}, dtype={value.dtype})"
+    return repr(value)
+
+
+def defined_primitives() -> dict[str, Primitive]:
+    """All registered primitives by name."""
+    return dict(PRIMITIVES)

@@ -1,0 +1,93 @@
+"""Helpers for shape rules: abstract values and broadcasting without computing."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class ShapedArray:
+    """An abstract value: shape and dtype, no data (what shape rules receive)."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def __repr__(self) -> str:
+        return f"ShapedArray({self.shape}, {self.dtype})"
+
+    def __eq__(self, other):
+        return isinstance(other, ShapedArray) and (self.shape, self.dtype) == (other.shape,
+                                                                               other.dtype)
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype))
+
+
+def shape_of(value) -> tuple:
+    return tuple(getattr(value, "shape", ()))
+
+
+def dtype_of(value) -> np.dtype:
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None:
+        return np.dtype(dtype)
+    return np.result_type(value)
+
+
+def broadcast_shapes(*shapes) -> tuple:
+    """NumPy broadcasting of shapes; ValueError naming both shapes when incompatible."""
+    ndim = max((len(s) for s in shapes), default=0)
+    result = [1] * ndim
+    for shape in shapes:
+        for i, dim in enumerate(shape):
+            axis = ndim - len(shape) + i
+            if dim == result[axis] or dim == 1:
+                continue
+            if result[axis] == 1:
+                result[axis] = dim
+            else:
+                raise ValueError(f"shapes {' and '.join(str(list(s)) for s in shapes)} cannot be "
+                                 f"broadcast together (dimension {axis}: {result[axis]} vs {dim})")
+    return tuple(result)
+
+
+def elementwise_rule(dtype_rule=None):
+    """A shape rule for an elementwise op: broadcast shapes, dtype from ``dtype_rule``."""
+    def rule(*avals, **params):
+        shape = broadcast_shapes(*(shape_of(a) for a in avals))
+        arrays = [a for a in avals if hasattr(a, "shape")]
+        if dtype_rule is not None:
+            dtype = np.dtype(dtype_rule(*avals))
+        elif arrays:
+            dtype = np.result_type(*(a.dtype for a in arrays))
+        else:
+            dtype = dtype_of(avals[0])
+        return shape, dtype
+    return rule
+
+
+def normalize_axis(axis, ndim: int, name: str = "dim") -> int:
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise TypeError(f"{name} must be an int, got {type(axis).__name__}")
+    if not -max(ndim, 1) <= axis < max(ndim, 1):
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-max(ndim, 1)}, {max(ndim, 1) - 1}], but got {axis})")
+    return int(axis) % max(ndim, 1)
+
+
+def normalize_axes(axis, ndim: int, name: str = "dim") -> tuple:
+    """``None`` -> all axes; an int or a sequence of ints -> a sorted tuple of positive axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (list, tuple)):
+        axes = tuple(normalize_axis(a, ndim, name) for a in axis)
+        if len(set(axes)) != len(axes):
+            raise RuntimeError(f"{name} {list(axis)} appears multiple times in the list of dims")
+        return tuple(sorted(axes))
+    return (normalize_axis(axis, ndim, name),)

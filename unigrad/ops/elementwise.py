@@ -1,0 +1,524 @@
+"""Elementwise primitives (arithmetic, unary math, comparisons) and their composites.
+
+NumPy ufuncs are used as the kernels: CuPy arrays dispatch them to CuPy through
+``__array_ufunc__``, so the same declaration serves both backends.
+
+Example:
+    >>> import unigrad as ug
+    >>> x = ug.tensor([0.0, 1.0], requires_grad=True)
+    >>> ug.exp(x).sum().backward()
+    >>> x.grad
+    tensor([1.0000, 2.7183])
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..backend import DEFAULT_FLOAT, namespace_of, to_numpy_dtype
+from ..tensor import Tensor
+from ._dtypes import coerce_operands, float_operand, true_divide_dtype
+from ._primitive import Primitive, bind
+from ._shape_rules import dtype_of, elementwise_rule, shape_of
+
+_same = elementwise_rule()
+_boolean = elementwise_rule(lambda *avals: np.bool_)
+
+
+# ----------------------------------------------------------------------------- arithmetic
+
+add_p = Primitive("add", np.add, _same, kind="elementwise", saves_inputs=False,
+                  vjp=lambda g, out, needs, x, y: (g if needs[0] else None,
+                                                   g if needs[1] else None))
+sub_p = Primitive("sub", np.subtract, _same, kind="elementwise", saves_inputs=False,
+                  vjp=lambda g, out, needs, x, y: (g if needs[0] else None,
+                                                   -g if needs[1] else None))
+mul_p = Primitive("mul", np.multiply, _same, kind="elementwise",
+                  vjp=lambda g, out, needs, x, y: (g * y if needs[0] else None,
+                                                   g * x if needs[1] else None))
+div_p = Primitive("div", np.true_divide, _same, kind="elementwise",
+                  vjp=lambda g, out, needs, x, y: (g / y if needs[0] else None,
+                                                   -g * x / (y * y) if needs[1] else None))
+neg_p = Primitive("neg", np.negative, _same, kind="elementwise", saves_inputs=False,
+                  vjp=lambda g, out, needs, x: (-g,))
+
+
+def _pow_vjp(g, out, needs, x, y):
+    gx = gy = None
+    if needs[0]:
+        if isinstance(y, (int, float)):
+            gx = g * 0 if y == 0 else g * y * x ** (y - 1)
+        else:
+            gx = where(y == 0, 0.0, g * y * x ** where(y == 0, 1.0, y - 1))
+    if needs[1]:
+        positive = x > 0
+        safe_x = where(positive, x, 1.0)
+        gy = where(positive, g * x ** y * log(safe_x), 0.0)
+    return gx, gy
+
+
+pow_p = Primitive("pow", np.power, _same, kind="elementwise", vjp=_pow_vjp)
+
+
+def _extremum_vjp(select_first):
+    def vjp(g, out, needs, x, y):
+        first = select_first(x, y)
+        tie = x == y
+        share_x = where(tie, 0.5, where(first, 1.0, 0.0))
+        return (g * share_x if needs[0] else None,
+                g * (1.0 - share_x) if needs[1] else None)
+    return vjp
+
+
+maximum_p = Primitive("maximum", np.maximum, _same, kind="elementwise",
+                      vjp=_extremum_vjp(lambda x, y: x > y))
+minimum_p = Primitive("minimum", np.minimum, _same, kind="elementwise",
+                      vjp=_extremum_vjp(lambda x, y: x < y))
+
+
+def _where_impl(condition, x, y):
+    return namespace_of(x if hasattr(x, "shape") else condition).where(condition, x, y)
+
+
+def _where_rule(condition, x, y):
+    shape = elementwise_rule()(condition, x, y)[0]
+    arrays = [a for a in (x, y) if hasattr(a, "shape")]
+    dtype = np.result_type(*(a.dtype for a in arrays)) if arrays else dtype_of(x)
+    return shape, dtype
+
+
+where_p = Primitive("where", _where_impl, _where_rule, kind="elementwise",
+                    vjp=lambda g, out, needs, c, x, y: (
+                        None,
+                        where(c, g, 0.0) if needs[1] else None,
+                        where(c, 0.0, g) if needs[2] else None))
+
+
+def _clip_impl(x, min=None, max=None):
+    return np.clip(x, min, max)
+
+
+def _clip_vjp(g, out, needs, x, min=None, max=None):
+    inside = 1.0
+    if min is not None:
+        inside = (x >= min) * inside
+    if max is not None:
+        inside = (x <= max) * inside
+    return (g * inside,)
+
+
+clip_p = Primitive("clip", _clip_impl, lambda x, **p: (shape_of(x), dtype_of(x)),
+                   kind="elementwise", vjp=_clip_vjp)
+
+
+def _cast_impl(x, dtype):
+    return x.astype(dtype, copy=False)
+
+
+cast_p = Primitive("cast", _cast_impl, lambda x, dtype: (shape_of(x), np.dtype(dtype)),
+                   kind="linear", saves_inputs=False, vjp=lambda g, out, needs, x, dtype: (g,),
+                   backward_name="ToCopyBackward0")
+
+
+# ----------------------------------------------------------------------------- unary math
+
+def _unary(name, kernel, vjp, *, saves_output=False, saves_inputs=True, backward_name=None):
+    return Primitive(name, kernel, _same, kind="elementwise", vjp=vjp,
+                     saves_output=saves_output, saves_inputs=saves_inputs,
+                     backward_name=backward_name)
+
+
+exp_p = _unary("exp", np.exp, lambda g, out, needs, x: (g * out,), saves_output=True,
+               saves_inputs=False)
+log_p = _unary("log", np.log, lambda g, out, needs, x: (g / x,))
+log1p_p = _unary("log1p", np.log1p, lambda g, out, needs, x: (g / (x + 1.0),))
+expm1_p = _unary("expm1", np.expm1, lambda g, out, needs, x: (g * (out + 1.0),),
+                 saves_output=True, saves_inputs=False)
+sqrt_p = _unary("sqrt", np.sqrt, lambda g, out, needs, x: (g / (out * 2.0),), saves_output=True,
+                saves_inputs=False)
+sin_p = _unary("sin", np.sin, lambda g, out, needs, x: (g * cos(x),))
+cos_p = _unary("cos", np.cos, lambda g, out, needs, x: (-g * sin(x),))
+tan_p = _unary("tan", np.tan, lambda g, out, needs, x: (g * (out * out + 1.0),),
+               saves_output=True, saves_inputs=False)
+tanh_p = _unary("tanh", np.tanh, lambda g, out, needs, x: (g * (1.0 - out * out),),
+                saves_output=True, saves_inputs=False)
+
+
+def _sigmoid_impl(x):
+    # exp(-|x|) never overflows: sigmoid = 1/(1+e^-x) for x>=0, e^x/(1+e^x) otherwise
+    z = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1.0 / (1.0 + z), z / (1.0 + z)).astype(x.dtype, copy=False)
+
+
+# sigmoid is a primitive, not exp-based composite: one stable kernel instead of
+# four ops, and a backward that needs only the output (tested in test_elementwise).
+sigmoid_p = _unary("sigmoid", _sigmoid_impl,
+                   lambda g, out, needs, x: (g * out * (1.0 - out),), saves_output=True,
+                   saves_inputs=False)
+relu_p = _unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False),
+                lambda g, out, needs, x: (g * (out > 0),), saves_output=True, saves_inputs=False)
+abs_p = _unary("abs", np.abs, lambda g, out, needs, x: (g * sign(x),))
+
+
+def _erf_kernel(x):
+    xp = namespace_of(x)
+    if xp is not np:
+        from cupyx.scipy.special import erf as cupy_erf
+        return cupy_erf(x)
+    try:
+        from scipy.special import erf as scipy_erf
+    except ImportError:
+        return _math_erf(x).astype(x.dtype, copy=False)
+    return scipy_erf(x).astype(x.dtype, copy=False)
+
+
+_math_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+erf_p = _unary("erf", _erf_kernel,
+               lambda g, out, needs, x: (g * exp(-(x * x)) * _TWO_OVER_SQRT_PI,))
+
+
+def _zero_grad(g, out, needs, *inputs):
+    return (g * 0.0,) + (None,) * (len(inputs) - 1)
+
+
+sign_p = _unary("sign", np.sign, _zero_grad, saves_inputs=False)
+floor_p = _unary("floor", np.floor, _zero_grad, saves_inputs=False)
+ceil_p = _unary("ceil", np.ceil, _zero_grad, saves_inputs=False)
+round_p = _unary("round", np.round, _zero_grad, saves_inputs=False)
+
+
+def _remainder_vjp(g, out, needs, x, y):
+    return (g if needs[0] else None, -g * floor(x / y) if needs[1] else None)
+
+
+remainder_p = Primitive("remainder", np.remainder, _same, kind="elementwise", vjp=_remainder_vjp)
+floordiv_p = Primitive("floordiv", np.floor_divide, _same, differentiable=False)
+
+# ----------------------------------------------------------------------------- comparisons
+
+_comparisons = {}
+for _name, _kernel in (("eq", np.equal), ("ne", np.not_equal), ("lt", np.less),
+                       ("le", np.less_equal), ("gt", np.greater), ("ge", np.greater_equal),
+                       ("logical_and", np.logical_and), ("logical_or", np.logical_or),
+                       ("logical_xor", np.logical_xor)):
+    _comparisons[_name] = Primitive(_name, _kernel, _boolean, differentiable=False)
+for _name, _kernel in (("logical_not", np.logical_not), ("isnan", np.isnan),
+                       ("isinf", np.isinf), ("isfinite", np.isfinite)):
+    _comparisons[_name] = Primitive(_name, _kernel, _boolean, differentiable=False)
+
+
+# ============================================================================= public functions
+
+def _binary(prim):
+    def op(input, other):
+        return bind(prim, *coerce_operands(input, other))
+    return op
+
+
+def add(input, other, *, alpha=None):
+    """``input + alpha * other`` with broadcasting.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.add(ug.tensor([1.0, 2.0]), 1.0)
+        tensor([2., 3.])
+    """
+    if alpha is not None:
+        other = mul(other, alpha)
+    if type(input) is Tensor and type(other) is float and input._data.dtype.kind == "f":
+        return bind(add_p, input, other)
+    return bind(add_p, *coerce_operands(input, other))
+
+
+def sub(input, other, *, alpha=None):
+    """``input - alpha * other`` with broadcasting."""
+    if alpha is not None:
+        other = mul(other, alpha)
+    return bind(sub_p, *coerce_operands(input, other))
+
+
+def mul(input, other):
+    """Elementwise product with broadcasting.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.mul(ug.tensor([1.0, 2.0]), ug.tensor([[3.0], [4.0]])).shape
+        (2, 2)
+    """
+    if type(input) is Tensor and type(other) is float and input._data.dtype.kind == "f":
+        return bind(mul_p, input, other)
+    return bind(mul_p, *coerce_operands(input, other))
+
+
+def div(input, other, *, rounding_mode=None):
+    """True division (integers give the default float dtype); ``rounding_mode`` 'floor'/'trunc'."""
+    if rounding_mode == "floor":
+        return floor_divide(input, other)
+    if rounding_mode == "trunc":
+        return trunc(div(input, other))
+    if rounding_mode is not None:
+        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+                         f"found '{rounding_mode}'")
+    return bind(div_p, *true_divide_dtype(input, other))
+
+
+true_divide = divide = div
+multiply = mul
+subtract = sub
+
+
+def trunc(input):
+    """Round towards zero (zero gradient)."""
+    return where(input >= 0, floor(input), ceil(input))
+
+
+def neg(input):
+    """``-input``."""
+    return bind(neg_p, input)
+
+
+negative = neg
+
+
+def pow(input, exponent):
+    """``input ** exponent`` with broadcasting.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.pow(ug.tensor([2.0, 3.0]), 2)
+        tensor([4., 9.])
+    """
+    return bind(pow_p, *coerce_operands(input, exponent))
+
+
+def maximum(input, other):
+    """Elementwise maximum; a tie sends half the gradient to each side."""
+    return bind(maximum_p, *coerce_operands(input, other))
+
+
+def minimum(input, other):
+    """Elementwise minimum; a tie sends half the gradient to each side."""
+    return bind(minimum_p, *coerce_operands(input, other))
+
+
+def where(condition, input, other):
+    """``input`` where ``condition`` holds, else ``other``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> x = ug.tensor([-1.0, 2.0])
+        >>> ug.where(x > 0, x, 0.0)
+        tensor([0., 2.])
+    """
+    if isinstance(condition, Tensor) or isinstance(input, Tensor) or isinstance(other, Tensor):
+        input, other = coerce_operands(input, other)
+    return bind(where_p, condition, input, other)
+
+
+def clip(input, min=None, max=None):
+    """Clamp values into ``[min, max]``; the gradient flows where the input is inside.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.clip(ug.tensor([-2.0, 0.5, 3.0]), -1.0, 1.0)
+        tensor([-1.0000,  0.5000,  1.0000])
+    """
+    if min is None and max is None:
+        raise RuntimeError("clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        result = input
+        if min is not None:
+            result = where(result < min, min, result)
+        if max is not None:
+            result = where(result > max, max, result)
+        return result
+    if isinstance(input, Tensor) and input._data.dtype.kind != "f" and (
+            isinstance(min, float) or isinstance(max, float)):
+        input = float_operand(input)
+    return bind(clip_p, input, min=min, max=max)
+
+
+clamp = clip
+
+
+def cast(input, dtype):
+    """``input`` converted to ``dtype`` (differentiable between float dtypes)."""
+    dtype = to_numpy_dtype(dtype)
+    if input.dtype == dtype if not isinstance(input, Tensor) else input._data.dtype == dtype:
+        return input
+    return bind(cast_p, input, dtype=dtype)
+
+
+def remainder(input, other):
+    """Python-style modulus (sign of the divisor)."""
+    return bind(remainder_p, *coerce_operands(input, other))
+
+
+fmod = remainder
+
+
+def floor_divide(input, other):
+    """Floor division (not differentiable)."""
+    return bind(floordiv_p, *coerce_operands(input, other))
+
+
+def _unary_public(prim, doc):
+    def op(input):
+        return bind(prim, float_operand(input))
+    op.__name__ = prim.name
+    op.__doc__ = doc
+    return op
+
+
+exp = _unary_public(exp_p, "Elementwise ``e ** input``.")
+log = _unary_public(log_p, "Natural logarithm.")
+log1p = _unary_public(log1p_p, "``log(1 + input)``, accurate near zero.")
+expm1 = _unary_public(expm1_p, "``exp(input) - 1``, accurate near zero.")
+sqrt = _unary_public(sqrt_p, "Square root.")
+sin = _unary_public(sin_p, "Sine.")
+cos = _unary_public(cos_p, "Cosine.")
+tan = _unary_public(tan_p, "Tangent.")
+tanh = _unary_public(tanh_p, "Hyperbolic tangent.")
+sigmoid = _unary_public(sigmoid_p, "Logistic sigmoid ``1 / (1 + exp(-input))``, stable.")
+erf = _unary_public(erf_p, "The error function.")
+
+
+def relu(input):
+    """``max(input, 0)``; the gradient at 0 is 0 as in PyTorch."""
+    return bind(relu_p, input)
+
+
+def abs(input):
+    """Absolute value; gradient ``sign(input)`` (0 at 0)."""
+    return bind(abs_p, input)
+
+
+absolute = abs
+
+
+def sign(input):
+    """-1, 0 or 1 (zero gradient)."""
+    return bind(sign_p, input)
+
+
+def floor(input):
+    """Round down (zero gradient)."""
+    return bind(floor_p, input)
+
+
+def ceil(input):
+    """Round up (zero gradient)."""
+    return bind(ceil_p, input)
+
+
+def round(input):
+    """Round half to even (zero gradient)."""
+    return bind(round_p, input)
+
+
+# ----------------------------------------------------------------------------- composites
+
+def rsqrt(input):
+    """``1 / sqrt(input)``."""
+    return 1.0 / sqrt(input)
+
+
+def reciprocal(input):
+    """``1 / input``."""
+    return div(1.0, float_operand(input))
+
+
+def square(input):
+    """``input * input``."""
+    return mul(input, input)
+
+
+def silu(input):
+    """``input * sigmoid(input)`` (also called swish)."""
+    input = float_operand(input)
+    return input * sigmoid(input)
+
+
+def gelu(input, approximate: str = "none"):
+    """Gaussian error linear unit; ``approximate='tanh'`` for the tanh formula.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.gelu(ug.tensor([0.0, 1.0]))
+        tensor([0.0000, 0.8413])
+    """
+    input = float_operand(input)
+    if approximate == "tanh":
+        inner = (input + input * input * input * 0.044715) * math.sqrt(2.0 / math.pi)
+        return input * 0.5 * (tanh(inner) + 1.0)
+    if approximate != "none":
+        raise ValueError(f"approximate must be 'none' or 'tanh', got {approximate!r}")
+    return input * 0.5 * (erf(input * (1.0 / math.sqrt(2.0))) + 1.0)
+
+
+def softplus(input, beta: float = 1.0, threshold: float = 20.0):
+    """``log(1 + exp(beta * input)) / beta``, linear above ``threshold`` as in PyTorch."""
+    input = float_operand(input)
+    scaled = input * beta if beta != 1.0 else input
+    stable = relu(scaled) + log1p(exp(-abs(scaled)))
+    if beta != 1.0:
+        stable = stable / beta
+    return where(scaled > threshold, input, stable)
+
+
+def logaddexp(input, other):
+    """``log(exp(input) + exp(other))`` without overflow."""
+    input, other = coerce_operands(float_operand(input), float_operand(other))
+    big = maximum(input, other)
+    return big + log1p(exp(-abs(input - other)))
+
+
+def lerp(input, end, weight):
+    """``input + weight * (end - input)``."""
+    return input + (end - input) * weight
+
+
+def _comparison(name):
+    prim = _comparisons[name]
+
+    def op(input, other):
+        return bind(prim, *coerce_operands(input, other))
+    op.__name__ = name
+    op.__doc__ = f"Elementwise ``{name}`` (boolean result, no gradient)."
+    return op
+
+
+eq = _comparison("eq")
+ne = _comparison("ne")
+lt = _comparison("lt")
+le = _comparison("le")
+gt = _comparison("gt")
+ge = _comparison("ge")
+logical_and = _comparison("logical_and")
+logical_or = _comparison("logical_or")
+logical_xor = _comparison("logical_xor")
+greater, greater_equal, less, less_equal, equal, not_equal = gt, ge, lt, le, eq, ne
+
+
+def logical_not(input):
+    """Elementwise not (boolean result)."""
+    return bind(_comparisons["logical_not"], input)
+
+
+def isnan(input):
+    return bind(_comparisons["isnan"], input)
+
+
+def isinf(input):
+    return bind(_comparisons["isinf"], input)
+
+
+def isfinite(input):
+    return bind(_comparisons["isfinite"], input)
+
+
+DEFAULT_FLOAT_DTYPE = DEFAULT_FLOAT

@@ -1,0 +1,112 @@
+"""In-place operations: write an op's result into a tensor's storage.
+
+An in-place op bumps the tensor's version counter (shared with its views and
+detached aliases), so a backward pass that saved the old value fails with
+PyTorch's version error instead of silently using the new one. When the op is
+recorded, the tensor's history is rebased onto the new node, which saw a
+snapshot of the old value.
+
+Example:
+    >>> import unigrad as ug
+    >>> x = ug.tensor([1.0, 2.0])
+    >>> _ = x.add_(1.0)
+    >>> x
+    tensor([2., 3.])
+    >>> x._version
+    1
+"""
+
+from __future__ import annotations
+
+from .. import _state
+from ..tensor import Tensor, _make_tensor
+
+_local = _state.local
+
+
+def _snapshot(tensor: Tensor) -> Tensor:
+    """An alias carrying the tensor's history with a private copy of its current data."""
+    alias = _make_tensor(tensor._data.copy(), tensor._requires_grad)
+    alias._grad_fn = tensor._grad_fn
+    return alias
+
+
+def apply_inplace(tensor: Tensor, fn, *args, **kwargs) -> Tensor:
+    """Compute ``fn(tensor, *args)`` and store it into ``tensor`` in place."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"in-place ops need a Tensor, got {type(tensor).__name__}")
+    tensor._leaf_inplace_check()
+    recording = _local.grad_enabled and (tensor._requires_grad or any(
+        isinstance(a, Tensor) and a._requires_grad for a in args))
+    if recording:
+        result = fn(_snapshot(tensor) if tensor._requires_grad else tensor.detach(), *args,
+                    **kwargs)
+    else:
+        result = fn(tensor.detach(), *args, **kwargs)
+    data = result._data if isinstance(result, Tensor) else result
+    if data.shape != tensor._data.shape:
+        raise RuntimeError(f"output with shape {list(tensor._data.shape)} doesn't match the "
+                           f"broadcast shape {list(data.shape)}")
+    if data.dtype != tensor._data.dtype and tensor._data.dtype.kind != "f" and data.dtype.kind == "f":
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{tensor.dtype.name.capitalize()}")
+    tensor._bump_version()
+    tensor._data[...] = data
+    if recording and isinstance(result, Tensor) and result._grad_fn is not None:
+        tensor._grad_fn = result._grad_fn
+        tensor._requires_grad = True
+    return tensor
+
+
+def _method(fn_name: str):
+    def method(self, *args, **kwargs):
+        from .. import ops
+        return apply_inplace(self, getattr(ops, fn_name), *args, **kwargs)
+    method.__name__ = fn_name + "_"
+    method.__doc__ = f"In-place :func:`unigrad.{fn_name}`; returns self."
+    return method
+
+
+def copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:
+    """Copy ``src`` (broadcast) into this tensor; differentiable with respect to ``src``."""
+    from .elementwise import cast
+    from .shape import broadcast_to
+    if not isinstance(src, Tensor):
+        src = _make_tensor(_as_array(src))
+    return apply_inplace(self, lambda old, s: broadcast_to(cast(s, old._data.dtype),
+                                                           tuple(old.shape)), src)
+
+
+def _as_array(value):
+    from ..tensor import as_array
+    return as_array(value)
+
+
+def zero_(self: Tensor) -> Tensor:
+    """Fill with zeros in place."""
+    self._leaf_inplace_check()
+    if _local.grad_enabled and self._requires_grad:
+        return apply_inplace(self, lambda old: old * 0.0)
+    self._bump_version()
+    self._data[...] = 0
+    return self
+
+
+def fill_(self: Tensor, value) -> Tensor:
+    """Fill with ``value`` in place."""
+    if isinstance(value, Tensor):
+        return copy_(self, value)
+    self._leaf_inplace_check()
+    if _local.grad_enabled and self._requires_grad:
+        return apply_inplace(self, lambda old: old * 0.0 + value)
+    self._bump_version()
+    self._data[...] = value
+    return self
+
+
+INPLACE_NAMES = ("add", "sub", "mul", "div", "pow", "clamp", "clip", "exp", "log", "sqrt", "neg",
+                 "abs", "tanh", "sigmoid", "relu", "sin", "cos", "floor", "ceil", "round",
+                 "maximum", "minimum", "remainder", "reciprocal")
+
+TENSOR_METHODS = {name + "_": _method(name) for name in INPLACE_NAMES}
+TENSOR_METHODS.update({"copy_": copy_, "zero_": zero_, "fill_": fill_})
