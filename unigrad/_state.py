@@ -11,6 +11,7 @@ class _LocalState(threading.local):
     def __init__(self):
         self.grad_enabled = True
         self.inference_mode = False
+        self.forward_levels = []
 
 
 local = _LocalState()

@@ -34,6 +34,17 @@ class DType:
     def __repr__(self) -> str:
         return f"unigrad.{self.name}"
 
+    def __eq__(self, other) -> bool:
+        if isinstance(other, DType):
+            return self.np_dtype == other.np_dtype
+        try:
+            return self.np_dtype == to_numpy_dtype(other)
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.np_dtype)
+
     def __reduce__(self):
         return (from_numpy_dtype, (self.np_dtype,))
 

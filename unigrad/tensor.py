@@ -303,8 +303,9 @@ class Tensor:
 
     @property
     def retains_grad(self) -> bool:
-        return self._grad_fn is not None and self._grad_fn.retained is not None and \
-            self._grad_fn.retained() is self
+        node = self._grad_fn
+        return node is not None and node.hooks is not None and node.hooks.retained is not None \
+            and node.hooks.retained() is self
 
     def retain_grad(self) -> None:
         """Populate ``.grad`` of this non-leaf tensor during backward."""
@@ -313,7 +314,7 @@ class Tensor:
         if self._grad_fn is None:
             return
         import weakref
-        self._grad_fn.retained = weakref.ref(self)
+        self._grad_fn._hooks().retained = weakref.ref(self)
 
     def register_hook(self, hook):
         """Run ``hook(grad)`` when this tensor's gradient is computed.
@@ -335,10 +336,7 @@ class Tensor:
         if not callable(hook):
             raise TypeError(f"hook must be callable, got {type(hook).__name__}")
         if self._grad_fn is not None:
-            node = self._grad_fn
-            if node.tensor_hooks is None:
-                node.tensor_hooks = []
-            return _HookHandle(node.tensor_hooks, hook)
+            return _HookHandle(self._grad_fn._hooks().tensor_hooks, hook)
         return _HookHandle(self._extra_dict().setdefault("hooks", []), hook)
 
     def register_post_accumulate_grad_hook(self, hook):

@@ -87,18 +87,22 @@ def run_backward(roots, seeds, *, retain_graph: bool, create_graph: bool,
 
 
 def _count_dependencies(starts) -> dict:
+    """Incoming-edge counts of every node and leaf reachable from ``starts``."""
     deps: dict = {}
     stack = [s for s in starts if type(s) is Node]
-    seen = set(stack)
+    pop = stack.pop
+    push = stack.append
     while stack:
-        node = stack.pop()
-        for edge in node.edges:
+        for edge in pop().edges:
             if edge is None:
                 continue
-            deps[edge] = deps.get(edge, 0) + 1
-            if edge not in seen and type(edge) is Node:
-                seen.add(edge)
-                stack.append(edge)
+            count = deps.get(edge)
+            if count is None:
+                deps[edge] = 1
+                if type(edge) is Node:
+                    push(edge)
+            else:
+                deps[edge] = count + 1
     return deps
 
 
@@ -130,36 +134,45 @@ def _needed_nodes(starts, captures) -> set:
 
 def _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph, accumulate):
     ready = [s for s in starts if deps.get(s, 0) == 0]
-    assigned = set()
+    assigned: set = set()
+    pop_buffer = buffers.pop
     while ready:
         target = ready.pop()
-        grad = buffers.pop(target, None)
+        grad = pop_buffer(target, None)
         if type(target) is not Node:
             _finish_leaf(target, grad, captures, accumulate, create_graph, assigned)
             continue
         node = target
-        if grad is not None:
-            grad = _run_tensor_hooks(node, grad, create_graph)
-            if node.retained is not None:
-                _set_retained_grad(node, grad, create_graph)
-            if captures is not None and node in captures:
-                captures[node] = grad
-        run = grad is not None and (needed is None or node in needed)
-        grads = _run_node(node, grad, retain_graph, create_graph) if run else None
+        hooks = node.hooks
+        if grad is not None and hooks is not None:
+            grad = _run_tensor_hooks(node, hooks, grad, create_graph)
+        if captures is not None and node in captures:
+            captures[node] = grad
         edges = node.edges
-        for i, edge in enumerate(edges):
-            if edge is None:
-                continue
-            if grads is not None:
+        if grad is not None and (needed is None or node in needed):
+            grads, inputs = _run_node(node, grad, retain_graph, create_graph)
+            for i, edge in enumerate(edges):
+                if edge is None:
+                    continue
                 g = grads[i]
                 if g is not None:
-                    g = _conform(g, node.metas[i])
+                    x = inputs[i]
+                    if g.shape != x.shape or (g.dtype is not x.dtype and g.dtype != x.dtype):
+                        g = _conform(g, x.shape, x.dtype)
                     previous = buffers.get(edge)
                     buffers[edge] = g if previous is None else previous + g
-            remaining = deps[edge] - 1
-            deps[edge] = remaining
-            if remaining == 0:
-                ready.append(edge)
+                remaining = deps[edge] - 1
+                deps[edge] = remaining
+                if remaining == 0:
+                    ready.append(edge)
+        else:
+            for edge in edges:
+                if edge is None:
+                    continue
+                remaining = deps[edge] - 1
+                deps[edge] = remaining
+                if remaining == 0:
+                    ready.append(edge)
 
 
 def _run_node(node: Node, grad, retain_graph: bool, create_graph: bool):
@@ -167,41 +180,48 @@ def _run_node(node: Node, grad, retain_graph: bool, create_graph: bool):
     if saved is RELEASED:
         raise RuntimeError(ERR_BACKWARD_TWICE)
     prim = node.prim
-    if node.pre_hooks:
-        for hook in node.pre_hooks:
+    hooks = node.hooks
+    if hooks is not None and hooks.pre_hooks:
+        for hook in hooks.pre_hooks:
             replaced = hook((_wrap(grad),))
             if replaced is not None:
                 grad = _unwrap_like(replaced[0], create_graph)
-    inputs = _unpack_inputs(node, saved, create_graph)
-    out = _unpack_output(node, create_graph)
-    needs = tuple(edge is not None for edge in node.edges)
+    edges = node.edges
+    needs = tuple([edge is not None for edge in edges])
+    if node.metas is None:
+        inputs = _unpack_inputs(node, saved, create_graph)
+    else:
+        inputs = [None if meta is None else ShapedArray.__new__(ShapedArray) for meta in node.metas]
+        for aval, meta in zip(inputs, node.metas):
+            if aval is not None:
+                aval.shape, aval.dtype = meta
+    out = node.out
+    if out is not None:
+        out = _unpack_output(node, out, create_graph)
     try:
         grads = prim.vjp(grad, out, needs, *inputs, **node.params)
-    except Exception as error:
-        if node.forward_trace is not None:
+    except Exception:
+        if hooks is not None and hooks.forward_trace is not None:
             _report_forward_trace(node)
-        raise error
+        raise
     if not retain_graph and (prim.saves_inputs or prim.saves_output):
         node.saved = RELEASED
-        node.out_data = None
+        node.out = None
     if _global.anomaly_enabled:
         from .anomaly import check_node_outputs
         check_node_outputs(node, grads)
-    if node.post_hooks:
-        for hook in node.post_hooks:
+    if hooks is not None and hooks.post_hooks:
+        for hook in hooks.post_hooks:
             hook(tuple(_wrap(g) for g in grads), (_wrap(grad),))
-    return grads
+    return grads, inputs
 
 
 def _unpack_inputs(node: Node, saved, create_graph: bool):
-    if not node.prim.saves_inputs:
-        return [None if meta is None else ShapedArray(*meta) for meta in node.metas]
-    versions = node.saved_versions
     inputs = []
-    for i, value in enumerate(saved):
-        if isinstance(value, Tensor):
-            if value._vc[0] != versions[i]:
-                raise RuntimeError(_version_message(value._data, node, value._vc[0], versions[i],
+    for value, version in zip(saved, node.versions):
+        if version is not None:
+            if value._vc[0] != version:
+                raise RuntimeError(_version_message(value._data, node, value._vc[0], version,
                                                     value))
             inputs.append(value if create_graph else value._data)
         else:
@@ -209,20 +229,16 @@ def _unpack_inputs(node: Node, saved, create_graph: bool):
     return inputs
 
 
-def _unpack_output(node: Node, create_graph: bool):
-    if not node.prim.saves_output:
-        return None
-    if node.out_data is None:
-        raise RuntimeError(ERR_BACKWARD_TWICE)
-    if node.out_version[0] != node.out_saved_version:
-        raise RuntimeError(_version_message(node.out_data, node, node.out_version[0],
-                                            node.out_saved_version, None, output=True))
+def _unpack_output(node: Node, out, create_graph: bool):
+    data, counter, version = out
+    if counter[0] != version:
+        raise RuntimeError(_version_message(data, node, counter[0], version, None, output=True))
     if not create_graph:
-        return node.out_data
-    out = _make_tensor(node.out_data, True)
-    out._grad_fn = node
-    out._vc = node.out_version
-    return out
+        return data
+    tensor = _make_tensor(data, True)
+    tensor._grad_fn = node
+    tensor._vc = counter
+    return tensor
 
 
 def _version_message(data, node: Node, current: int, expected: int, tensor, output=False) -> str:
@@ -244,9 +260,8 @@ def _version_message(data, node: Node, current: int, expected: int, tensor, outp
             f"expected version {expected} instead. {hint}")
 
 
-def _conform(g, meta):
+def _conform(g, shape, dtype):
     """Sum a cotangent to its input's shape and cast it to the input's dtype."""
-    shape, dtype = meta
     if g.shape != shape:
         from ..ops.shape import sum_to_shape
         g = sum_to_shape(g, shape)
@@ -268,18 +283,18 @@ def _unwrap_like(value, create_graph: bool):
     return value if create_graph else value._data
 
 
-def _run_tensor_hooks(node: Node, grad, create_graph: bool):
-    if not node.tensor_hooks:
-        return grad
-    for hook in list(node.tensor_hooks):
+def _run_tensor_hooks(node: Node, hooks, grad, create_graph: bool):
+    for hook in list(hooks.tensor_hooks):
         replaced = hook(_wrap(grad))
         if replaced is not None:
             grad = _unwrap_like(replaced, create_graph)
+    if hooks.retained is not None:
+        _set_retained_grad(node, hooks.retained, grad, create_graph)
     return grad
 
 
-def _set_retained_grad(node: Node, grad, create_graph: bool) -> None:
-    tensor = node.retained()
+def _set_retained_grad(node: Node, retained, grad, create_graph: bool) -> None:
+    tensor = retained()
     if tensor is None or tensor._grad_fn is not node:
         return
     value = grad if create_graph else _owned(grad, None)
@@ -343,6 +358,6 @@ def _accumulate_into(leaf: Tensor, grad, create_graph: bool, assigned) -> None:
 
 def _report_forward_trace(node: Node) -> None:
     import sys
-    frames = "".join(traceback.format_list(node.forward_trace))
+    frames = "".join(traceback.format_list(node.hooks.forward_trace))
     sys.stderr.write(f"Error detected in {node.name()}. Traceback of forward call that caused "
                      f"the error:\n{frames}")

@@ -12,20 +12,41 @@ _global = _state.global_state
 RELEASED = object()  # the saved values of a node whose graph was freed
 
 
+class NodeHooks:
+    """Rarely used per-node state, allocated on first use to keep recording cheap."""
+
+    __slots__ = ("tensor_hooks", "retained", "pre_hooks", "post_hooks", "forward_trace")
+
+    def __init__(self):
+        self.tensor_hooks = []
+        self.retained = None
+        self.pre_hooks = []
+        self.post_hooks = []
+        self.forward_trace = None
+
+
 class Node:
     """The backward function of one recorded op.
 
     ``edges[i]`` is where input ``i``'s cotangent goes: another Node, a leaf
     Tensor (its gradient accumulator), or None when input ``i`` needs no grad.
+    ``saved`` holds the inputs (when the primitive saves them) and ``versions``
+    their version numbers at save time; ``metas`` holds ``(shape, dtype)`` of
+    differentiable inputs when they are not saved; ``out`` is
+    ``(data, version_counter, version)`` when the primitive saves its output.
     """
 
-    __slots__ = ("prim", "params", "saved", "saved_versions", "out_data", "out_version",
-                 "out_saved_version", "edges", "metas", "tensor_hooks", "retained",
-                 "pre_hooks", "post_hooks", "forward_trace", "__weakref__")
+    __slots__ = ("prim", "params", "saved", "versions", "metas", "out", "edges", "hooks",
+                 "__weakref__")
 
     def name(self) -> str:
         """PyTorch's node name, e.g. ``MulBackward0``."""
         return self.prim.backward_name
+
+    def _hooks(self) -> NodeHooks:
+        if self.hooks is None:
+            self.hooks = NodeHooks()
+        return self.hooks
 
     @property
     def next_functions(self):
@@ -42,15 +63,11 @@ class Node:
 
     def register_hook(self, hook):
         """``hook(grad_inputs, grad_outputs)`` runs after this node computes its grads."""
-        if self.post_hooks is None:
-            self.post_hooks = []
-        return _HookHandle(self.post_hooks, hook)
+        return _HookHandle(self._hooks().post_hooks, hook)
 
     def register_prehook(self, hook):
         """``hook(grad_outputs)`` runs before this node; may return replacement grads."""
-        if self.pre_hooks is None:
-            self.pre_hooks = []
-        return _HookHandle(self.pre_hooks, hook)
+        return _HookHandle(self._hooks().pre_hooks, hook)
 
     def __repr__(self) -> str:
         return f"<{self.prim.backward_name} object at {hex(id(self))}>"
@@ -94,52 +111,60 @@ class _HookHandle:
         self.remove()
 
 
+_new_node = object.__new__
+_INFERENCE_SAVE_ERROR = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use unigrad.no_grad() instead of "
+    "unigrad.inference_mode().")
+
+
 def record(prim, args, params, result: Tensor) -> None:
     """Attach a new Node for ``prim(*args)`` to ``result`` (called by ``bind``)."""
-    node = Node.__new__(Node)
+    node = _new_node(Node)
     node.prim = prim
     node.params = params
     edges = []
-    metas = []
-    for a in args:
-        if isinstance(a, Tensor) and a._requires_grad:
-            edges.append(a._grad_fn if a._grad_fn is not None else a)
-            data = a._data
-            metas.append((data.shape, data.dtype))
-        else:
-            edges.append(None)
-            metas.append(None)
-    node.edges = edges
-    node.metas = metas
     if prim.saves_inputs:
-        node.saved = args
         versions = []
         for a in args:
             if isinstance(a, Tensor):
+                if a._requires_grad:
+                    fn = a._grad_fn
+                    edges.append(a if fn is None else fn)
+                else:
+                    edges.append(None)
                 if a._extra is not None and a._extra.get("inference"):
-                    raise RuntimeError(
-                        "Inference tensors cannot be saved for backward. Please do not use "
-                        "Tensors created in inference mode in computation tracked by autograd. "
-                        "To work around this, you can make a clone to get a normal tensor and "
-                        "use it in autograd, or use unigrad.no_grad() instead of "
-                        "unigrad.inference_mode().")
+                    raise RuntimeError(_INFERENCE_SAVE_ERROR)
                 versions.append(a._vc[0])
             else:
+                edges.append(None)
                 versions.append(None)
-        node.saved_versions = versions
+        node.saved = args
+        node.versions = versions
+        node.metas = None
     else:
+        metas = []
+        for a in args:
+            if isinstance(a, Tensor) and a._requires_grad:
+                fn = a._grad_fn
+                edges.append(a if fn is None else fn)
+                data = a._data
+                metas.append((data.shape, data.dtype))
+            else:
+                edges.append(None)
+                metas.append(None)
         node.saved = ()
-        node.saved_versions = None
+        node.versions = None
+        node.metas = metas
+    node.edges = edges
     if prim.saves_output:
-        node.out_data = result._data
-        node.out_version = result._vc
-        node.out_saved_version = result._vc[0]
+        counter = result._vc
+        node.out = (result._data, counter, counter[0])
     else:
-        node.out_data = None
-    node.tensor_hooks = None
-    node.retained = None
-    node.pre_hooks = None
-    node.post_hooks = None
-    node.forward_trace = traceback.extract_stack()[:-3] if _global.anomaly_enabled else None
+        node.out = None
+    node.hooks = None
+    if _global.anomaly_enabled:
+        node._hooks().forward_trace = traceback.extract_stack()[:-3]
     result._grad_fn = node
     result._requires_grad = True

@@ -29,11 +29,15 @@ from typing import Callable
 
 from .. import _state
 from ..backend import ndarray, namespace_of
-from ..tensor import Tensor, _make_tensor
+from ..autograd.node import record as _record
+from ..tensor import Tensor
 
 PRIMITIVES: dict[str, "Primitive"] = {}
 
 _local = _state.local
+
+# Test-only hooks ``fn(prim, args, params, out)`` called after every bind (empty: no cost).
+_observers: list = []
 
 
 def _camel(name: str) -> str:
@@ -142,19 +146,29 @@ def bind(prim: Primitive, *args, **params):
         out = prim.impl(*arrays, **params)
     except (ValueError, IndexError, TypeError) as error:
         raise _explain(prim, args, params, error) from error
-    if not isinstance(out, ndarray):
+    if out.__class__ is not ndarray and not isinstance(out, ndarray):
         out = namespace_of(out).asarray(out)
     if not any_tensor:
         return out
-    result = _make_tensor(out)
-    if prim.is_view:
-        result._vc = args[0]._vc
-    if requires_grad and prim.differentiable and _local.grad_enabled and out.dtype.kind == "f":
-        from ..autograd.node import record
-        record(prim, args, params, result)
-    elif _local.inference_mode:
+    result = _new_tensor(Tensor)
+    result._data = out
+    result._requires_grad = False
+    result._grad_fn = None
+    result._grad = None
+    result._vc = args[0]._vc if prim.is_view else [0]
+    result._extra = None
+    local = _local
+    if requires_grad and local.grad_enabled and prim.differentiable and out.dtype.kind == "f":
+        _record(prim, args, params, result)
+    elif local.inference_mode:
         result._mark_inference()
+    if local.forward_levels:
+        from ..autograd.forward_ad import propagate
+        propagate(prim, args, params, result)
     return result
+
+
+_new_tensor = object.__new__
 
 
 def _explain(prim: Primitive, args, params, error: Exception) -> Exception:

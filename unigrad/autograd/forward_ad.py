@@ -1,0 +1,137 @@
+"""Forward-mode AD with dual tensors (PyTorch's ``torch.autograd.forward_ad``).
+
+Inside ``dual_level()``, ``make_dual(primal, tangent)`` attaches a tangent to a
+tensor; every primitive applied to dual tensors computes its output tangent
+with the primitive's ``jvp`` rule (the same declaration the tape uses), and
+``unpack_dual`` reads it back.
+
+Example:
+    >>> import unigrad as ug
+    >>> import unigrad.autograd.forward_ad as fwAD
+    >>> x = ug.tensor([0.0, 1.0])
+    >>> with fwAD.dual_level():
+    ...     y = ug.sin(fwAD.make_dual(x, ug.ones(2)))
+    ...     primal, tangent = fwAD.unpack_dual(y)
+    >>> tangent
+    tensor([1.0000, 0.5403])
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .. import _state
+from ..tensor import Tensor, _make_tensor
+
+_local = _state.local
+
+
+class UnpackedDualTensor(NamedTuple):
+    primal: Tensor
+    tangent: Tensor | None
+
+
+class dual_level:
+    """Context manager opening a forward-AD level; tangents die with it."""
+
+    def __enter__(self) -> int:
+        levels = _active_levels()
+        level = (levels[-1] + 1) if levels else 0
+        levels.append(level)
+        self.level = level
+        return level
+
+    def __exit__(self, *exc) -> bool:
+        levels = _active_levels()
+        if levels and levels[-1] == self.level:
+            levels.pop()
+        return False
+
+
+def _active_levels() -> list:
+    levels = getattr(_local, "forward_levels", None)
+    if levels is None:
+        levels = []
+        _local.forward_levels = levels
+    return levels
+
+
+def _current_level(level):
+    levels = _active_levels()
+    if not levels:
+        raise RuntimeError("make_dual/unpack_dual must be used inside a `with dual_level():` block")
+    return levels[-1] if level is None else level
+
+
+def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> Tensor:
+    """A tensor with the same data as ``tensor`` carrying ``tangent`` at ``level``."""
+    if not isinstance(tensor, Tensor) or not isinstance(tangent, Tensor):
+        raise TypeError("make_dual expects Tensors for both primal and tangent")
+    if tuple(tangent.shape) != tuple(tensor.shape):
+        raise RuntimeError(f"Trying to set a forward gradient that has a different size than "
+                           f"that of the original Tensor, this is not supported. Tensor is of "
+                           f"size {list(tensor.shape)} while the given forward gradient is of "
+                           f"size {list(tangent.shape)}.")
+    if tensor._data.dtype.kind != "f":
+        raise ValueError("Expected primal to be floating point")
+    level = _current_level(level)
+    dual = _make_tensor(tensor._data, tensor._requires_grad)
+    dual._grad_fn = tensor._grad_fn
+    dual._vc = tensor._vc
+    if tangent._data.dtype != tensor._data.dtype:
+        from ..ops.elementwise import cast
+        tangent = cast(tangent, tensor._data.dtype)
+    dual._extra_dict()["tangents"] = {level: tangent}
+    return dual
+
+
+def tangent_of(tensor, level: int):
+    """The tangent of ``tensor`` at ``level`` (None if it has none)."""
+    if not isinstance(tensor, Tensor) or tensor._extra is None:
+        return None
+    tangents = tensor._extra.get("tangents")
+    return tangents.get(level) if tangents else None
+
+
+def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTensor:
+    """``(primal, tangent)`` of a dual tensor (``tangent`` is None if it has none)."""
+    level = _current_level(level)
+    tangent = tangent_of(tensor, level)
+    primal = _make_tensor(tensor._data, tensor._requires_grad)
+    primal._grad_fn = tensor._grad_fn
+    primal._vc = tensor._vc
+    return UnpackedDualTensor(primal, tangent)
+
+
+def propagate(prim, args, params, result: Tensor) -> None:
+    """Compute ``result``'s tangents from its inputs' (called by ``bind``)."""
+    levels = _local.forward_levels
+    if not prim.differentiable or result._data.dtype.kind != "f":
+        return
+    for level in list(levels):
+        tangents = tuple(tangent_of(a, level) for a in args)
+        if all(t is None for t in tangents):
+            continue
+        if prim.jvp is None:
+            raise NotImplementedError(f"forward-mode AD is not defined for {prim.name}")
+        _local.forward_levels = []
+        try:
+            tangent = prim.jvp(tangents, result, *args, **params)
+        finally:
+            _local.forward_levels = levels
+        if tangent is None:
+            continue
+        tangent = _conform_tangent(tangent, result)
+        result._extra_dict().setdefault("tangents", {})[level] = tangent
+
+
+def _conform_tangent(tangent, result: Tensor) -> Tensor:
+    from ..ops.elementwise import cast
+    from ..ops.shape import broadcast_to
+    if not isinstance(tangent, Tensor):
+        tangent = _make_tensor(tangent)
+    if tuple(tangent.shape) != tuple(result.shape):
+        tangent = broadcast_to(tangent, tuple(result.shape))
+    if tangent._data.dtype != result._data.dtype:
+        tangent = cast(tangent, result._data.dtype)
+    return tangent
