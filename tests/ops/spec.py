@@ -10,8 +10,8 @@ a registered primitive is exercised by no spec.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -42,13 +42,16 @@ class OpSpec:
     """How to call one op, what it should compute, and which primitives it covers.
 
     - ``op``: the unigrad callable, called with Tensors in place of the arrays.
-    - ``ref``: NumPy reference on float64 arrays (``None``: no value check).
+    - ``ref``: NumPy reference, called like the op (``ref(*args, **kwargs)``)
+      with the float64 arrays (``None``: no value check).
     - ``samples``: ``samples(rng) -> list[Sample]``; include broadcasting
       shapes such as (3, 1) with (1, 4), 0-d scalars and zero-size arrays
       where the op allows them.
     - ``primitives``: names of registered primitives this spec exercises.
     - ``grad``: check first-order vjp/jvp; ``second_order``: check grad of grad.
     - ``jvp``: check forward mode.
+    - ``float32``: check that float32 inputs give float32 outputs close to the
+      float64 ones (``float32_tol``: their relative and absolute tolerance).
     """
 
     name: str
@@ -65,6 +68,7 @@ class OpSpec:
     grad_rtol: float = 1e-4
     eps: float = 1e-6
     float32: bool = True
+    float32_tol: float = 1e-4
 
 
 def positive(rng: np.random.Generator, *shape) -> np.ndarray:
