@@ -13,7 +13,7 @@ import numpy as np
 
 from ..tensor import Tensor
 from ._primitive import Primitive, bind
-from ._shape_rules import dtype_of, normalize_axis, shape_of
+from ._shape_rules import dtype_of, normalize_axes, normalize_axis, shape_of
 
 
 def _as_shape(shape) -> tuple:
@@ -161,6 +161,9 @@ def sum_to_shape(input, shape: tuple):
     shape = tuple(shape)
     if current == shape:
         return input
+    if int(np.prod(current, dtype=np.int64)) == int(np.prod(shape, dtype=np.int64)):
+        # same size: only unit dimensions differ, or a reshape's cotangent comes back
+        return reshape(input, shape)
     lead = len(current) - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape)
                                       if d == 1 and current[i + lead] != 1)
@@ -219,3 +222,586 @@ def t(input):
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{len(input.shape)}D")
     return transpose(input)
+
+
+# ----------------------------------------------------------------------------- more primitives
+
+def _check_concat_shapes(shapes: list, axis: int) -> None:
+    first = shapes[0]
+    for number, shape in enumerate(shapes[1:], start=1):
+        if len(shape) != len(first):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {len(first)} "
+                               f"and {len(shape)}")
+        for d, (want, have) in enumerate(zip(first, shape)):
+            if d != axis and want != have:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {axis}. "
+                                   f"Expected size {want} but got size {have} for tensor number "
+                                   f"{number} in the list.")
+
+
+def _concat_rule(*avals, axis, sizes):
+    shapes = [shape_of(a) for a in avals]
+    _check_concat_shapes(shapes, axis)
+    out = list(shapes[0])
+    out[axis] = sum(sizes)
+    return tuple(out), np.result_type(*(dtype_of(a) for a in avals))
+
+
+def _concat_impl(*arrays, axis, sizes):
+    from ..backend import namespace_of
+    return namespace_of(arrays[0]).concatenate(arrays, axis=axis)
+
+
+def _concat_vjp(g, out, needs, *inputs, axis, sizes):
+    pieces = []
+    start = 0
+    for needed, size in zip(needs, sizes):
+        pieces.append(narrow(g, axis, start, size) if needed else None)
+        start += size
+    return tuple(pieces)
+
+
+concat_p = Primitive("concat", _concat_impl, _concat_rule, kind="linear", saves_inputs=False,
+                     backward_name="CatBackward0", vjp=_concat_vjp)
+
+
+def _pad_rule(x, widths, value):
+    return tuple(d + before + after for d, (before, after) in zip(shape_of(x), widths)), \
+        dtype_of(x)
+
+
+def _pad_impl(x, widths, value):
+    from ..backend import namespace_of
+    return namespace_of(x).pad(x, widths, mode="constant", constant_values=value)
+
+
+def _pad_vjp(g, out, needs, x, widths, value):
+    from .indexing import getitem
+    return (getitem(g, tuple(slice(before, before + d) for d, (before, _) in
+                             zip(x.shape, widths))),)
+
+
+pad_p = Primitive("pad", _pad_impl, _pad_rule, saves_inputs=False,
+                  backward_name="ConstantPadNdBackward0", vjp=_pad_vjp,
+                  jvp=lambda tangents, out, x, widths, value: bind(pad_p, tangents[0],
+                                                                   widths=widths, value=0))
+
+
+def _same_shape_rule(x, **params):
+    return shape_of(x), dtype_of(x)
+
+
+def _flip_impl(x, axes):
+    from ..backend import namespace_of
+    return namespace_of(x).flip(x, axes).copy()
+
+
+flip_p = Primitive("flip", _flip_impl, _same_shape_rule, kind="linear", saves_inputs=False,
+                   vjp=lambda g, out, needs, x, axes: (bind(flip_p, g, axes=axes),))
+
+
+def _triangle(name, kernel_name):
+    def impl(x, diagonal):
+        from ..backend import namespace_of
+        return getattr(namespace_of(x), kernel_name)(x, diagonal)
+
+    def vjp(g, out, needs, x, diagonal):
+        return (bind(primitive, g, diagonal=diagonal),)
+
+    primitive = Primitive(name, impl, _same_shape_rule, kind="linear", saves_inputs=False,
+                          vjp=vjp)
+    return primitive
+
+
+tril_p = _triangle("tril", "tril")
+triu_p = _triangle("triu", "triu")
+
+
+# ----------------------------------------------------------------------------- more composites
+
+def _dim(dim, ndim: int, name: str = "dim") -> int:
+    return normalize_axis(dim, ndim, name)
+
+
+def flatten(input, start_dim: int = 0, end_dim: int = -1):
+    """Merge dimensions ``start_dim..end_dim`` into one (a 0-d tensor becomes 1-d).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.flatten(ug.zeros((2, 3, 4)), 1).shape
+        (2, 12)
+    """
+    shape = tuple(input.shape)
+    if not shape:
+        return reshape(input, (1,))
+    start = _dim(start_dim, len(shape))
+    end = _dim(end_dim, len(shape))
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    merged = int(np.prod(shape[start:end + 1], dtype=np.int64))
+    return reshape(input, shape[:start] + (merged,) + shape[end + 1:])
+
+
+def ravel(input):
+    """``input`` as a 1-D tensor.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.ravel(ug.zeros((2, 3))).shape
+        (6,)
+    """
+    return reshape(input, (-1,))
+
+
+def squeeze(input, dim=None):
+    """Remove dimensions of size 1 (all, or those among ``dim``, an int or a tuple).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.squeeze(ug.zeros((2, 1, 3, 1)), (1, 2)).shape
+        (2, 3, 1)
+    """
+    shape = tuple(input.shape)
+    if dim is None:
+        axes = range(len(shape))
+    else:
+        axes = normalize_axes(dim if isinstance(dim, (tuple, list)) else (dim,), len(shape))
+    dropped = {a for a in axes if a < len(shape) and shape[a] == 1}
+    return reshape(input, tuple(d for i, d in enumerate(shape) if i not in dropped))
+
+
+def unsqueeze(input, dim: int):
+    """Insert a dimension of size 1 at ``dim`` (``-1`` appends).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.unsqueeze(ug.zeros((2, 3)), -1).shape
+        (2, 3, 1)
+    """
+    shape = tuple(input.shape)
+    axis = _dim(dim, len(shape) + 1)
+    return reshape(input, shape[:axis] + (1,) + shape[axis:])
+
+
+def _tensor_list(tensors, name: str, empty_error) -> list:
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{name}(): argument 'tensors' must be a tuple or list of Tensors, not "
+                        f"{type(tensors).__name__}")
+    if not tensors:
+        raise empty_error
+    return list(tensors)
+
+
+def _one_of(dim, axis, default=0):
+    if dim is not None and axis is not None:
+        raise TypeError("pass either dim= or axis=, not both")
+    return default if dim is None and axis is None else (dim if axis is None else axis)
+
+
+def concat(tensors, dim: int | None = None, *, axis: int | None = None):
+    """Join tensors along an existing dimension (``dim``/``axis``, default 0).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.concat([ug.zeros((2, 3)), ug.ones((1, 3))]).shape
+        (3, 3)
+    """
+    from ._dtypes import to_tensor_operand
+    tensors = _tensor_list(tensors, "torch.cat", ValueError(
+        "torch.cat(): expected a non-empty list of Tensors"))
+    if any(isinstance(t, Tensor) for t in tensors):
+        tensors = [to_tensor_operand(t) for t in tensors]
+    # PyTorch's legacy rule: 1-D empty tensors are skipped next to higher-dimensional ones
+    if any(len(t.shape) != 1 for t in tensors):
+        kept = [t for t in tensors if tuple(t.shape) != (0,)]
+        tensors = kept or tensors[:1]
+    ndim = len(tensors[0].shape)
+    if ndim == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    axis = _dim(_one_of(dim, axis), ndim)
+    _check_concat_shapes([tuple(t.shape) for t in tensors], axis)
+    sizes = tuple(int(t.shape[axis]) for t in tensors)
+    tensors = _promoted(tensors)
+    return bind(concat_p, *tensors, axis=axis, sizes=sizes)
+
+
+cat = concatenate = concat
+
+
+def _promoted(tensors: list) -> list:
+    """The tensors cast to their common dtype (PyTorch's promotion)."""
+    from ..backend import promote_types
+    from .elementwise import cast
+    dtypes = [t._data.dtype if isinstance(t, Tensor) else t.dtype for t in tensors]
+    target = dtypes[0]
+    for dtype in dtypes[1:]:
+        target = promote_types(target, dtype)
+    return [t if dtype == target else cast(t, target) for t, dtype in zip(tensors, dtypes)]
+
+
+def stack(tensors, dim: int | None = None, *, axis: int | None = None):
+    """Join equally shaped tensors along a new dimension ``dim``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.stack([ug.zeros(3), ug.ones(3)], dim=1).shape
+        (3, 2)
+    """
+    tensors = _tensor_list(tensors, "stack", RuntimeError("stack expects a non-empty TensorList"))
+    first = tuple(tensors[0].shape)
+    for entry, t in enumerate(tensors[1:], start=1):
+        if tuple(t.shape) != first:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                               f"{list(first)} at entry 0 and {list(t.shape)} at entry {entry}")
+    position = _dim(_one_of(dim, axis), len(first) + 1)
+    expanded = [reshape(t, first[:position] + (1,) + first[position:]) for t in tensors]
+    if len(expanded) == 1:
+        return expanded[0]
+    return concat(expanded, position)
+
+
+def narrow(input, dim: int, start: int, length: int):
+    """The view of ``length`` entries from ``start`` along ``dim``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.narrow(ug.arange(5.0), 0, 1, 3)
+        tensor([1., 2., 3.])
+    """
+    from .indexing import getitem
+    shape = tuple(input.shape)
+    axis = _dim(dim, len(shape))
+    size = shape[axis]
+    if isinstance(start, Tensor):
+        start = int(start.item())
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but "
+                         f"got {start})")
+    start = start % size if start < 0 else start
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return getitem(input, (slice(None),) * axis + (slice(start, start + length),))
+
+
+def select(input, dim: int, index: int):
+    """The view at position ``index`` along ``dim`` (that dimension removed).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.select(ug.arange(6.0).reshape(2, 3), 1, -1)
+        tensor([2., 5.])
+    """
+    from .indexing import getitem
+    shape = tuple(input.shape)
+    axis = _dim(dim, len(shape))
+    if not -shape[axis] <= index < shape[axis]:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(shape)} at dimension {axis}")
+    return getitem(input, (slice(None),) * axis + (index,))
+
+
+def unbind(input, dim: int = 0) -> tuple:
+    """All slices along ``dim``, as a tuple of views.
+
+    Example:
+        >>> import unigrad as ug
+        >>> [t.tolist() for t in ug.unbind(ug.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)]
+        [[1.0, 3.0], [2.0, 4.0]]
+    """
+    shape = tuple(input.shape)
+    axis = _dim(dim, len(shape))
+    return tuple(select(input, axis, i) for i in range(shape[axis]))
+
+
+def split(tensor, split_size_or_sections, dim: int = 0) -> tuple:
+    """Pieces of ``tensor`` along ``dim``: of size ``split_size`` (the last may be
+    smaller), or of the listed sizes.
+
+    Example:
+        >>> import unigrad as ug
+        >>> [p.shape for p in ug.split(ug.zeros(5), 2)]
+        [(2,), (2,), (1,)]
+        >>> [p.shape for p in ug.split(ug.zeros((2, 5)), [1, 4], dim=1)]
+        [(2, 1), (2, 4)]
+    """
+    shape = tuple(tensor.shape)
+    axis = _dim(dim, len(shape))
+    size = shape[axis]
+    if isinstance(split_size_or_sections, (list, tuple)):
+        sizes = [int(s) for s in split_size_or_sections]
+        if sum(sizes) != size or any(s < 0 for s in sizes):
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
+                               f"(input tensor's size at dimension {axis}), but got "
+                               f"split_sizes={sizes}")
+    else:
+        step = int(split_size_or_sections)
+        if step < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got "
+                               f"split_size={step}")
+        if step == 0:
+            if size:
+                raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                                   f"dimension size of {size}")
+            return (narrow(tensor, axis, 0, 0),)
+        sizes = [min(step, size - start) for start in range(0, size, step)] or [0]
+    pieces = []
+    start = 0
+    for length in sizes:
+        pieces.append(narrow(tensor, axis, start, length))
+        start += length
+    return tuple(pieces)
+
+
+def chunk(input, chunks: int, dim: int = 0) -> tuple:
+    """Split into ``chunks`` pieces of equal size (the last may be smaller; fewer may result).
+
+    Example:
+        >>> import unigrad as ug
+        >>> [c.shape for c in ug.chunk(ug.zeros(5), 3)]
+        [(2,), (2,), (1,)]
+    """
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    shape = tuple(input.shape)
+    axis = _dim(dim, len(shape))
+    size = shape[axis]
+    if size == 0:
+        return tuple(narrow(input, axis, 0, 0) for _ in range(chunks))
+    return split(input, -(-size // chunks), axis)
+
+
+def _repeat_shape(input, sizes: tuple):
+    """``input`` tiled ``sizes`` times per dimension (len(sizes) >= ndim)."""
+    shape = (1,) * (len(sizes) - len(input.shape)) + tuple(input.shape)
+    interleaved = []
+    for count, d in zip(sizes, shape):
+        interleaved.extend((count, d))
+    spread = reshape(input, tuple(x for d in shape for x in (1, d)))
+    tiled = broadcast_to(spread, tuple(interleaved))
+    return reshape(tiled, tuple(count * d for count, d in zip(sizes, shape)))
+
+
+def repeat(input, *sizes):
+    """PyTorch's ``Tensor.repeat``: tile ``sizes`` times per dimension (new ones lead).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.tensor([1.0, 2.0]).repeat(2, 2)
+        tensor([[1., 2., 1., 2.],
+                [1., 2., 1., 2.]])
+    """
+    sizes = _as_shape(sizes)
+    if len(sizes) < len(input.shape):
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    if any(s < 0 for s in sizes):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: "
+                           f"{list(sizes)}")
+    return _repeat_shape(input, sizes)
+
+
+def tile(input, dims):
+    """Repeat ``input`` ``dims`` times per dimension (missing leading dims count as 1).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.tile(ug.zeros((2, 3)), (2,)).shape
+        (2, 6)
+    """
+    dims = _as_shape((dims,)) if not isinstance(dims, int) else (dims,)
+    dims = (1,) * (len(input.shape) - len(dims)) + dims
+    return repeat(input, dims)
+
+
+def repeat_interleave(input, repeats, dim: int | None = None, *, output_size=None):
+    """Repeat each element ``repeats`` times (an int, or one count per element) along ``dim``.
+
+    Without ``dim`` the input is flattened first; ``output_size`` is accepted
+    for PyTorch compatibility (the size is always computed).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.repeat_interleave(ug.tensor([1.0, 2.0]), 2)
+        tensor([1., 1., 2., 2.])
+    """
+    from .indexing import index_select
+    if dim is None:
+        input = reshape(input, (-1,))
+        dim = 0
+    shape = tuple(input.shape)
+    axis = _dim(dim, len(shape))
+    if isinstance(repeats, (int, np.integer)) or (isinstance(repeats, Tensor) and
+                                                  repeats.ndim == 0):
+        count = int(repeats)
+        if count < 0:
+            raise RuntimeError("Repeats must be non-negative")
+        spread = unsqueeze(input, axis + 1)
+        target = shape[:axis + 1] + (count,) + shape[axis + 1:]
+        merged = shape[:axis] + (shape[axis] * count,) + shape[axis + 1:]
+        return reshape(broadcast_to(spread, target), merged)
+    counts = np.asarray(repeats).reshape(-1)
+    if counts.size != shape[axis]:
+        raise RuntimeError(f"repeats must have the same size as input along dim, but got "
+                           f"repeats.size(0) = {counts.size} and input.size({axis}) = "
+                           f"{shape[axis]}")
+    if (counts < 0).any():
+        raise RuntimeError("Repeats must be non-negative")
+    return index_select(input, axis, np.repeat(np.arange(shape[axis]), counts))
+
+
+def flip(input, dims):
+    """Reverse the order of entries along ``dims`` (a copy, as in PyTorch).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.flip(ug.tensor([[1.0, 2.0], [3.0, 4.0]]), (1,))
+        tensor([[2., 1.],
+                [4., 3.]])
+    """
+    if isinstance(dims, int):
+        dims = (dims,)
+    ndim = len(input.shape)
+    axes = tuple(_dim(d, ndim) for d in dims)
+    if len(set(axes)) != len(axes):
+        raise RuntimeError(f"dim {axes[0]} appears multiple times in the list of dims")
+    return bind(flip_p, input, axes=tuple(sorted(axes)) if ndim else ())
+
+
+def _pad_index(n: int, before: int, after: int, mode: str, dim: int, shape: tuple):
+    """Source positions of a reflect/replicate/circular-padded dimension of size ``n``."""
+    positions = np.arange(-before, n + after)
+    if mode == "replicate":
+        return np.clip(positions, 0, n - 1)
+    if mode == "circular":
+        if before > n or after > n:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        return positions % n
+    if before >= n or after >= n:
+        raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input "
+                           f"dimension, but got: padding ({before}, {after}) at dimension {dim} "
+                           f"of input {list(shape)}")
+    period = 2 * (n - 1)
+    folded = np.abs(positions) % period if period else np.zeros_like(positions)
+    return np.where(folded >= n, period - folded, folded)
+
+
+def pad(input, pad, mode: str = "constant", value=None):
+    """Pad (or, with negative sizes, crop) the last dimensions, PyTorch's ``F.pad``.
+
+    ``pad`` lists (before, after) sizes from the last dimension backwards:
+    ``(left, right, top, bottom, ...)``. ``mode`` is ``'constant'`` (fill with
+    ``value``), ``'reflect'``, ``'replicate'`` or ``'circular'``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.pad(ug.ones((1, 2)), (1, 2), value=0.5)
+        tensor([[0.5000, 1.0000, 1.0000, 0.5000, 0.5000]])
+    """
+    from .indexing import getitem, index_select
+    pad = tuple(int(p) for p in pad)
+    shape = tuple(input.shape)
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > len(shape):
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input "
+                           f"dimension but got padding length {len(pad)} and input of dimension "
+                           f"{len(shape)}")
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if mode != "constant" and value:
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    widths = [(0, 0)] * len(shape)
+    for i in range(len(pad) // 2):
+        widths[len(shape) - 1 - i] = (pad[2 * i], pad[2 * i + 1])
+    if mode != "constant":
+        result = input
+        for axis, (before, after) in enumerate(widths):
+            if before or after:
+                positions = _pad_index(shape[axis], before, after, mode, axis, shape)
+                result = index_select(result, axis, positions)
+        return result
+    if any(before < 0 or after < 0 for before, after in widths):
+        crop = tuple(slice(max(-before, 0), d - max(-after, 0))
+                     for d, (before, after) in zip(shape, widths))
+        input = getitem(input, crop)
+        widths = [(max(before, 0), max(after, 0)) for before, after in widths]
+    if not any(before or after for before, after in widths):
+        return input
+    return bind(pad_p, input, widths=tuple(widths), value=0 if value is None else value)
+
+
+def _triangle_input(input, name: str):
+    if len(input.shape) < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+
+
+def tril(input, diagonal: int = 0):
+    """The lower triangle of the last two dimensions (entries above ``diagonal`` zeroed).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.tril(ug.ones((2, 3)))
+        tensor([[1., 0., 0.],
+                [1., 1., 0.]])
+    """
+    _triangle_input(input, "tril")
+    return bind(tril_p, input, diagonal=int(diagonal))
+
+
+def triu(input, diagonal: int = 0):
+    """The upper triangle of the last two dimensions (entries below ``diagonal`` zeroed).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.triu(ug.ones((2, 3)), 1)
+        tensor([[0., 1., 1.],
+                [0., 0., 1.]])
+    """
+    _triangle_input(input, "triu")
+    return bind(triu_p, input, diagonal=int(diagonal))
+
+
+def movedim(input, source, destination):
+    """Move dimensions ``source`` to positions ``destination`` (ints or tuples).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.movedim(ug.zeros((2, 3, 4)), 0, -1).shape
+        (3, 4, 2)
+    """
+    ndim = len(input.shape)
+    source = tuple(source) if isinstance(source, (list, tuple)) else (source,)
+    destination = tuple(destination) if isinstance(destination, (list, tuple)) else (destination,)
+    if len(source) != len(destination):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source "
+                           f"({list(source)} dims) should contain the same number of dims as "
+                           f"destination ({list(destination)} dims)")
+    moved = [_dim(d, ndim) for d in source]
+    placed = [_dim(d, ndim) for d in destination]
+    for name, dims, given in (("source", moved, source), ("destination", placed, destination)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
+    rest = iter(d for d in range(ndim) if d not in moved)
+    by_position = dict(zip(placed, moved))
+    return transpose_axes(input, tuple(by_position[i] if i in by_position else next(rest)
+                                       for i in range(ndim)))
+
+
+moveaxis = movedim
+
+
+__all__ = ["reshape", "view", "broadcast_to", "expand", "expand_as", "sum_to_shape",
+           "transpose_axes", "permute", "transpose", "swapaxes", "swapdims", "t", "flatten",
+           "ravel", "squeeze", "unsqueeze", "concat", "cat", "concatenate", "stack", "split",
+           "chunk", "tile", "repeat", "repeat_interleave", "flip", "pad", "tril", "triu",
+           "movedim", "moveaxis", "narrow", "select", "unbind"]
+
+TENSOR_METHODS = {
+    "flatten": flatten, "ravel": ravel, "squeeze": squeeze, "unsqueeze": unsqueeze,
+    "split": split, "chunk": chunk, "tile": tile, "repeat": repeat,
+    "repeat_interleave": repeat_interleave, "flip": flip, "tril": tril, "triu": triu,
+    "movedim": movedim, "moveaxis": moveaxis, "narrow": narrow, "select": select,
+    "unbind": unbind,
+}
