@@ -1,4 +1,5 @@
-"""Reduction primitives (sum, mean) and reduction composites.
+"""Reduction primitives (sum, mean, prod, amax/amin, argmax/argmin, all/any, cumsum)
+and reduction composites (max/min, var/std, logsumexp, norm, count_nonzero).
 
 ``dim``/``keepdim`` (PyTorch) and ``axis``/``keepdims`` (NumPy) are both accepted.
 
@@ -13,12 +14,21 @@ Example:
 
 from __future__ import annotations
 
+import builtins
+import math
+import numbers
+import warnings
+from collections import namedtuple
+
 import numpy as np
 
 from ..tensor import Tensor
-from ._dtypes import DEFAULT_INT
+from ._dtypes import DEFAULT_INT, float_operand
 from ._primitive import Primitive, bind
-from ._shape_rules import dtype_of, normalize_axes, shape_of
+from ._shape_rules import dtype_of, normalize_axes, normalize_axis, shape_of
+
+__all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "all", "any",
+           "cumsum", "count_nonzero", "var", "std", "logsumexp", "norm", "vector_norm"]
 
 
 def reduced_shape(shape: tuple, axes: tuple, keepdims: bool) -> tuple:
@@ -57,7 +67,7 @@ def _mean_vjp(g, out, needs, x, axes, keepdims):
     count = 1
     for a in axes:
         count *= x.shape[a]
-    return (expand_reduced(g, x.shape, axes, keepdims) * (1.0 / max(count, 1)),)
+    return (expand_reduced(g, x.shape, axes, keepdims) * (1.0 / builtins.max(count, 1)),)
 
 
 mean_p = Primitive("mean", lambda x, axes, keepdims: x.mean(axis=axes, keepdims=keepdims),
@@ -110,3 +120,519 @@ def mean(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = 
                            f"floating point or complex dtype. Got: {input.dtype.name.capitalize()}")
     axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
     return bind(mean_p, input, axes=axes, keepdims=keep)
+
+
+# ----------------------------------------------------------------------------- prod
+
+def _prod_partials(out, x, axes, keepdims):
+    """``d prod(x) / d x`` broadcast to ``x``'s shape, exact when ``x`` holds zeros.
+
+    A nonzero element's partial is ``prod / x``; a zero element's is the product
+    of the other elements: the product of the nonzero ones if it is the only
+    zero, else 0. Built from differentiable ops, so it is right to second order
+    except across two zeros of the same reduction.
+    """
+    from .elementwise import where
+    is_zero = x == 0
+    zero_count = sum(is_zero, axis=axes, keepdims=True)
+    safe = where(is_zero, 1.0, x)
+    nonzero_product = bind(prod_p, safe, axes=axes, keepdims=True)
+    product = expand_reduced(out, x.shape, axes, keepdims)
+    return where(is_zero, where(zero_count == 1, nonzero_product, 0.0), product / safe)
+
+
+def _prod_vjp(g, out, needs, x, axes, keepdims):
+    return (expand_reduced(g, x.shape, axes, keepdims) * _prod_partials(out, x, axes, keepdims),)
+
+
+def _prod_jvp(tangents, out, x, axes, keepdims):
+    return sum(tangents[0] * _prod_partials(out, x, axes, keepdims), axis=axes, keepdims=keepdims)
+
+
+prod_p = Primitive("prod", lambda x, axes, keepdims: x.prod(axis=axes, keepdims=keepdims,
+                                                            dtype=_sum_dtype(x.dtype)),
+                   _reduce_rule(_sum_dtype), saves_output=True, vjp=_prod_vjp, jvp=_prod_jvp)
+
+
+# ----------------------------------------------------------------------------- amax / amin
+
+def _extreme_share(out, x, axes, keepdims):
+    """1/k on the k elements equal to the extreme value of their reduction, 0 elsewhere."""
+    from .elementwise import cast
+    hit = cast(x == expand_reduced(out, x.shape, axes, keepdims), x.dtype)
+    return hit / sum(hit, axis=axes, keepdims=True)
+
+
+def _extreme_vjp(g, out, needs, x, axes, keepdims):
+    return (expand_reduced(g, x.shape, axes, keepdims) * _extreme_share(out, x, axes, keepdims),)
+
+
+def _extreme_jvp(tangents, out, x, axes, keepdims):
+    return sum(tangents[0] * _extreme_share(out, x, axes, keepdims), axis=axes, keepdims=keepdims)
+
+
+amax_p = Primitive("amax", lambda x, axes, keepdims: x.max(axis=axes, keepdims=keepdims),
+                   _reduce_rule(), saves_output=True, vjp=_extreme_vjp, jvp=_extreme_jvp)
+amin_p = Primitive("amin", lambda x, axes, keepdims: x.min(axis=axes, keepdims=keepdims),
+                   _reduce_rule(), saves_output=True, vjp=_extreme_vjp, jvp=_extreme_jvp)
+
+
+# ----------------------------------------------------------------------------- argmax / argmin
+
+def _arg_rule(x, axis, keepdims):
+    shape = shape_of(x)
+    if axis is None:
+        return ((1,) * len(shape) if keepdims else ()), DEFAULT_INT
+    return reduced_shape(shape, (axis,), keepdims), DEFAULT_INT
+
+
+def _arg_impl(method):
+    def impl(x, axis, keepdims):
+        return getattr(x, method)(axis=axis, keepdims=keepdims).astype(DEFAULT_INT, copy=False)
+    return impl
+
+
+argmax_p = Primitive("argmax", _arg_impl("argmax"), _arg_rule, differentiable=False)
+argmin_p = Primitive("argmin", _arg_impl("argmin"), _arg_rule, differentiable=False)
+
+
+# ----------------------------------------------------------------------------- all / any
+
+def _logical_dtype(dtype):
+    return np.uint8 if dtype == np.uint8 else np.bool_
+
+
+def _logical_impl(method):
+    def impl(x, axes, keepdims):
+        return getattr(x, method)(axis=axes, keepdims=keepdims).astype(_logical_dtype(x.dtype),
+                                                                       copy=False)
+    return impl
+
+
+all_p = Primitive("all", _logical_impl("all"), _reduce_rule(_logical_dtype), differentiable=False)
+any_p = Primitive("any", _logical_impl("any"), _reduce_rule(_logical_dtype), differentiable=False)
+
+
+# ----------------------------------------------------------------------------- cumsum
+
+def _cumsum_impl(x, axis, reverse):
+    dtype = _sum_dtype(x.dtype)
+    if not reverse:
+        return x.cumsum(axis=axis, dtype=dtype)
+    flip = (slice(None),) * axis + (slice(None, None, -1),)
+    return x[flip].cumsum(axis=axis, dtype=dtype)[flip]
+
+
+cumsum_p = Primitive("cumsum", _cumsum_impl,
+                     lambda x, axis, reverse: (shape_of(x), np.dtype(_sum_dtype(dtype_of(x)))),
+                     kind="linear", saves_inputs=False,
+                     vjp=lambda g, out, needs, x, axis, reverse: (
+                         bind(cumsum_p, g, axis=axis, reverse=not reverse),))
+
+
+# ============================================================================= public functions
+
+MaxResult = namedtuple("max", ("values", "indices"))
+MinResult = namedtuple("min", ("values", "indices"))
+
+
+def _reduce(prim, input, dim, keepdim, axis, keepdims):
+    axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
+    return bind(prim, input, axes=axes, keepdims=keep)
+
+
+def _check_nonempty(name: str, input, axes: tuple) -> None:
+    shape = tuple(input.shape)
+    for a in axes:
+        if shape[a] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {a} to have non-zero size.")
+
+
+def prod(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False,
+         dtype=None):
+    """Product over ``dim`` (all dimensions by default); integers multiply to int64.
+
+    The gradient is exact when the input holds zeros.
+
+    Example:
+        >>> import unigrad as ug
+        >>> x = ug.tensor([2.0, 0.0, 3.0], requires_grad=True)
+        >>> ug.prod(x).backward()
+        >>> x.grad
+        tensor([0., 6., 0.])
+    """
+    if dtype is not None:
+        from .elementwise import cast
+        input = cast(input, dtype)
+    return _reduce(prod_p, input, dim, keepdim, axis, keepdims)
+
+
+def amax(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
+    """Largest value over ``dim``; tied maxima share the gradient equally.
+
+    Example:
+        >>> import unigrad as ug
+        >>> x = ug.tensor([1.0, 3.0, 3.0], requires_grad=True)
+        >>> ug.amax(x).backward()
+        >>> x.grad
+        tensor([0.0000, 0.5000, 0.5000])
+    """
+    axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
+    _check_nonempty("amax", input, axes)
+    return bind(amax_p, input, axes=axes, keepdims=keep)
+
+
+def amin(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
+    """Smallest value over ``dim``; tied minima share the gradient equally.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.amin(ug.tensor([[1.0, 5.0], [4.0, 2.0]]), dim=1)
+        tensor([1., 2.])
+    """
+    axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
+    _check_nonempty("amin", input, axes)
+    return bind(amin_p, input, axes=axes, keepdims=keep)
+
+
+def _numel(input) -> int:
+    return int(np.prod(tuple(input.shape), dtype=np.int64))
+
+
+def _extreme(name, value_prim, arg_prim, result_type, input, dim, keepdim, axis, keepdims):
+    """PyTorch's ``max``/``min`` over everything, or over one dim as (values, indices)."""
+    if axis is not None and dim is not None:
+        raise TypeError("pass either dim= or axis=, not both")
+    dim = dim if dim is not None else axis
+    keep = bool(keepdim or keepdims)
+    shape = tuple(input.shape)
+    if dim is None:
+        if _numel(input) == 0:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
+                               f"input.numel() == 0. Specify the reduction dim with the 'dim' "
+                               f"argument.")
+        return bind(value_prim, input, axes=tuple(range(len(shape))), keepdims=False)
+    if isinstance(dim, (list, tuple)):
+        axes, keep = _axes_and_keepdims(input, dim, keep, None, False)
+        _check_nonempty(name, input, axes)
+        return bind(value_prim, input, axes=axes, keepdims=keep)
+    if not shape:
+        normalize_axis(dim, 0)
+        return result_type(bind(value_prim, input, axes=(), keepdims=False),
+                           bind(arg_prim, input, axis=None, keepdims=False))
+    axis = normalize_axis(dim, len(shape))
+    _check_nonempty(name, input, (axis,))
+    indices = bind(arg_prim, input, axis=axis, keepdims=True)
+    values = _take_along(value_prim, input, indices, axis)
+    if not keep:
+        from .shape import reshape
+        kept = reduced_shape(shape, (axis,), False)
+        indices, values = reshape(indices, kept), reshape(values, kept)
+    return result_type(values, indices)
+
+
+def _take_along(value_prim, input, indices, axis: int):
+    """``input`` at ``indices`` along ``axis`` (kept as size 1), as PyTorch's max(dim):
+    the whole gradient goes to the returned index, even among ties."""
+    if not isinstance(input, Tensor) or input._data.dtype.kind != "f":
+        return bind(value_prim, input, axes=(axis,), keepdims=True)
+    from ..backend import namespace_of
+    from .elementwise import where
+    positions = namespace_of(input._data).arange(input.shape[axis]).reshape(
+        tuple(-1 if i == axis else 1 for i in range(input.ndim)))
+    return sum(where(indices == positions, input, 0.0), axis=axis, keepdims=True)
+
+
+def max(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
+    """PyTorch's ``max``: the largest value; with an int ``dim``, ``(values, indices)``;
+    with a Tensor second argument, the elementwise :func:`maximum`.
+
+    Over everything, tied maxima share the gradient (like :func:`amax`); over one
+    dim the gradient goes to the returned index. A tuple of dims gives the values.
+
+    Example:
+        >>> import unigrad as ug
+        >>> x = ug.tensor([[1.0, 5.0], [4.0, 2.0]])
+        >>> ug.max(x)
+        tensor(5.)
+        >>> values, indices = ug.max(x, dim=1)
+        >>> values, indices
+        (tensor([5., 4.]), tensor([1, 0]))
+    """
+    if isinstance(dim, Tensor):
+        from .elementwise import maximum
+        return maximum(input, dim)
+    return _extreme("max", amax_p, argmax_p, MaxResult, input, dim, keepdim, axis, keepdims)
+
+
+def min(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
+    """PyTorch's ``min``: the smallest value; with an int ``dim``, ``(values, indices)``;
+    with a Tensor second argument, the elementwise :func:`minimum`.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.min(ug.tensor([[1.0, 5.0], [4.0, 2.0]]), dim=0).indices
+        tensor([0, 1])
+    """
+    if isinstance(dim, Tensor):
+        from .elementwise import minimum
+        return minimum(input, dim)
+    return _extreme("min", amin_p, argmin_p, MinResult, input, dim, keepdim, axis, keepdims)
+
+
+def _arg_extreme(name, prim, input, dim, keepdim, axis, keepdims):
+    if axis is not None and dim is not None:
+        raise TypeError("pass either dim= or axis=, not both")
+    dim = dim if dim is not None else axis
+    keep = bool(keepdim or keepdims)
+    shape = tuple(input.shape)
+    if dim is None:
+        if _numel(input) == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             f"input.numel() == 0.")
+        return bind(prim, input, axis=None, keepdims=keep)
+    if not shape:
+        normalize_axis(dim, 0)
+        return bind(prim, input, axis=None, keepdims=False)
+    axis = normalize_axis(dim, len(shape))
+    _check_nonempty(name, input, (axis,))
+    return bind(prim, input, axis=axis, keepdims=keep)
+
+
+def argmax(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
+    """Index of the largest value (of the flattened input when ``dim`` is None); int64.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.argmax(ug.tensor([[1.0, 5.0], [4.0, 2.0]]), dim=1)
+        tensor([1, 0])
+    """
+    return _arg_extreme("argmax", argmax_p, input, dim, keepdim, axis, keepdims)
+
+
+def argmin(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
+    """Index of the smallest value (of the flattened input when ``dim`` is None); int64.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.argmin(ug.tensor([3.0, 1.0, 2.0]))
+        tensor(1)
+    """
+    return _arg_extreme("argmin", argmin_p, input, dim, keepdim, axis, keepdims)
+
+
+def all(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
+    """Whether every element over ``dim`` is nonzero (bool; uint8 stays uint8).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.all(ug.tensor([[1.0, 0.0], [2.0, 3.0]]), dim=1)
+        tensor([False,  True])
+    """
+    return _reduce(all_p, input, dim, keepdim, axis, keepdims)
+
+
+def any(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
+    """Whether some element over ``dim`` is nonzero (bool; uint8 stays uint8).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.any(ug.tensor([0.0, 0.0, 2.0]))
+        tensor(True)
+    """
+    return _reduce(any_p, input, dim, keepdim, axis, keepdims)
+
+
+def count_nonzero(input, dim=None, *, axis=None):
+    """Number of nonzero elements over ``dim`` (int64).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.count_nonzero(ug.tensor([[0.0, 1.0], [2.0, 3.0]]), dim=0)
+        tensor([1, 2])
+    """
+    return sum(input != 0, dim, axis=axis)
+
+
+def cumsum(input, dim=None, *, axis=None, dtype=None):
+    """Cumulative sum along ``dim``; integers accumulate in int64.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.cumsum(ug.tensor([1.0, 2.0, 3.0]), dim=0)
+        tensor([1., 3., 6.])
+    """
+    if axis is not None and dim is not None:
+        raise TypeError("pass either dim= or axis=, not both")
+    dim = dim if dim is not None else axis
+    if dim is None:
+        raise TypeError("cumsum() missing required argument 'dim'")
+    if dtype is not None:
+        from .elementwise import cast
+        input = cast(input, dtype)
+    shape = tuple(input.shape)
+    if not shape:
+        from .shape import reshape
+        normalize_axis(dim, 0)
+        return reshape(bind(cumsum_p, reshape(input, (1,)), axis=0, reverse=False), ())
+    return bind(cumsum_p, input, axis=normalize_axis(dim, len(shape)), reverse=False)
+
+
+def _correction(unbiased, correction, ddof) -> float:
+    given = [value for value in (unbiased, correction, ddof) if value is not None]
+    if len(given) > 1:
+        raise TypeError("pass only one of unbiased=, correction= and ddof=")
+    if unbiased is not None:
+        return 1.0 if unbiased else 0.0
+    if not given:
+        return 1.0
+    return float(given[0])
+
+
+def var(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction=None, axis=None, keepdims: bool = False, ddof=None):
+    """Variance over ``dim`` with Bessel's ``correction`` (default 1, as in PyTorch).
+
+    ``unbiased=False`` (PyTorch) and ``ddof=0`` (NumPy) mean ``correction=0``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.var(ug.tensor([1.0, 2.0, 3.0, 4.0]))
+        tensor(1.6667)
+        >>> ug.var(ug.tensor([1.0, 2.0, 3.0, 4.0]), correction=0)
+        tensor(1.2500)
+    """
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if isinstance(input, Tensor) and input._data.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
+    shape = tuple(input.shape)
+    count = 1
+    for a in axes:
+        count *= shape[a]
+    freedom = builtins.max(count - _correction(unbiased, correction, ddof), 0.0)
+    centered = input - mean(input, axis=axes, keepdims=True)
+    squares = sum(centered * centered, axis=axes, keepdims=keep)
+    if freedom == 0:
+        warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return squares / 0.0
+    return squares * (1.0 / freedom)
+
+
+def std(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction=None, axis=None, keepdims: bool = False, ddof=None):
+    """Standard deviation: ``sqrt(var(...))`` with the same arguments.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.std(ug.tensor([[1.0, 3.0], [2.0, 2.0]]), dim=1)
+        tensor([1.4142, 0.0000])
+    """
+    from .elementwise import sqrt
+    return sqrt(var(input, dim, unbiased, keepdim, correction=correction, axis=axis,
+                    keepdims=keepdims, ddof=ddof))
+
+
+def _stop(value):
+    return value.detach() if isinstance(value, Tensor) else value
+
+
+def logsumexp(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
+    """``log(sum(exp(input), dim))`` computed stably (the max is subtracted first).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.logsumexp(ug.tensor([100.0, 100.0]), dim=0)
+        tensor(100.6931)
+    """
+    from .elementwise import exp, isfinite, log, where
+    from .shape import reshape
+    input = float_operand(input)
+    axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
+    shape = tuple(input.shape)
+    if builtins.any(shape[a] == 0 for a in axes):
+        with np.errstate(divide="ignore"):
+            return log(sum(exp(input), axis=axes, keepdims=keep))
+    shift = bind(amax_p, _stop(input), axes=axes, keepdims=True)
+    shift = where(isfinite(shift), shift, 0.0)
+    with np.errstate(divide="ignore"):  # every element -inf: the result is -inf, as in PyTorch
+        result = log(sum(exp(input - shift), axis=axes, keepdims=True)) + shift
+    return result if keep else reshape(result, reduced_shape(shape, axes, False))
+
+
+def _safe_root(total, order: float):
+    """``total ** (1 / order)`` with a zero (not NaN) gradient where ``total`` is 0."""
+    from .elementwise import sqrt, where
+    positive = total > 0
+    safe = where(positive, total, 1.0)
+    root = sqrt(safe) if order == 2 else safe ** (1.0 / order)
+    return where(positive, root, 0.0)
+
+
+def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, axis=None,
+                keepdims: bool = False, dtype=None):
+    """The vector ``ord``-norm over ``dim`` (all elements by default), as ``torch.linalg``.
+
+    ``ord`` is any number, ``inf`` or ``-inf``; the gradient at a zero vector is 0.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.vector_norm(ug.tensor([3.0, 4.0]))
+        tensor(5.)
+        >>> ug.vector_norm(ug.tensor([3.0, -4.0]), ord=float("inf"))
+        tensor(4.)
+    """
+    from .elementwise import abs, cast, where
+    if dtype is not None:
+        input = cast(input, dtype)
+    if isinstance(input, Tensor) and input._data.dtype.kind != "f":
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {input.dtype.name.capitalize()}")
+    if isinstance(ord, bool) or not isinstance(ord, numbers.Real):
+        raise ValueError(f"vector_norm(): ord must be a number, inf or -inf, got {ord!r}")
+    axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
+    if ord == math.inf:
+        return amax(abs(input), axes, keep)
+    if ord == -math.inf:
+        return amin(abs(input), axes, keep)
+    if ord == 0:
+        return sum(where(input != 0, 1.0, input * 0.0), axes, keep)
+    if ord == 1:
+        return sum(abs(input), axes, keep)
+    if ord == 2:
+        return _safe_root(sum(input * input, axes, keep), 2)
+    return _safe_root(sum(abs(input) ** float(ord), axes, keep), float(ord))
+
+
+def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None, *, axis=None,
+         keepdims: bool = False):
+    """PyTorch's ``torch.norm``: ``'fro'`` or a number ``p`` as a vector norm over ``dim``.
+
+    ``'fro'`` is the 2-norm of the elements; the gradient at a zero input is 0.
+
+    Example:
+        >>> import unigrad as ug
+        >>> x = ug.zeros(3, requires_grad=True)
+        >>> ug.norm(x).backward()
+        >>> x.grad
+        tensor([0., 0., 0.])
+        >>> ug.norm(ug.tensor([[3.0, 4.0], [0.0, 0.0]]), dim=1)
+        tensor([5., 0.])
+    """
+    if p == "fro" or p is None:
+        p = 2
+    elif isinstance(p, str):
+        raise ValueError(f"norm(): p must be 'fro' or a number, got {p!r} (the nuclear norm is "
+                         f"not supported)")
+    return vector_norm(input, p, dim, keepdim, axis=axis, keepdims=keepdims, dtype=dtype)
+
+
+TENSOR_METHODS = {
+    "prod": prod, "amax": amax, "amin": amin, "max": max, "min": min, "argmax": argmax,
+    "argmin": argmin, "all": all, "any": any, "cumsum": cumsum, "count_nonzero": count_nonzero,
+    "var": var, "std": std, "logsumexp": logsumexp, "norm": norm,
+}

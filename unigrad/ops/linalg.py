@@ -1,0 +1,742 @@
+"""Linear-algebra primitives (matmul, einsum, inv, det, solve, cholesky) and composites.
+
+``matmul`` follows NumPy/PyTorch semantics: 1-D operands are promoted to a row
+(left) or a column (right) and the promoted dimension is removed again, leading
+dimensions broadcast as batches. ``einsum`` equations are normalised once
+(ellipses become letters, size-1 dimensions are broadcast), so the primitive
+only sees explicit, consistent subscripts and its vjp is another einsum.
+
+Example:
+    >>> import unigrad as ug
+    >>> a = ug.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    >>> (a @ ug.tensor([1.0, 1.0])).sum().backward()
+    >>> a.grad
+    tensor([[1., 1.],
+            [1., 1.]])
+"""
+
+from __future__ import annotations
+
+import string
+
+import numpy as np
+
+from ..backend import namespace_of
+from ..tensor import Tensor
+from ._dtypes import to_tensor_operand
+from ._primitive import Primitive, bind
+from ._shape_rules import broadcast_shapes, dtype_of, shape_of
+from .shape import broadcast_to, reshape, sum_to_shape, transpose_p
+
+__all__ = ["matmul", "einsum", "outer", "dot", "mm", "bmm", "mv", "inv", "inverse", "det",
+           "slogdet", "logdet", "solve", "cholesky"]
+
+
+class LinAlgError(RuntimeError):
+    """A matrix is singular or not positive-definite (``torch.linalg.LinAlgError``)."""
+
+
+def _mT(x):
+    """Swap the last two dimensions (a view)."""
+    ndim = len(x.shape)
+    axes = tuple(range(ndim - 2)) + (ndim - 1, ndim - 2)
+    return bind(transpose_p, x, axes=axes)
+
+
+def _dims(shape) -> str:
+    return "x".join(str(d) for d in shape)
+
+
+def _raw_dtype(x) -> np.dtype:
+    return x._data.dtype if isinstance(x, Tensor) else np.dtype(x.dtype)
+
+
+def _raw(x):
+    return x._data if isinstance(x, Tensor) else x
+
+
+# ----------------------------------------------------------------------------- matmul
+
+def _matmul_shape(a_shape: tuple, b_shape: tuple) -> tuple:
+    """The output shape of ``a @ b``; RuntimeError naming both shapes when they do not fit."""
+    if not a_shape or not b_shape:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
+                           f"{len(a_shape)}D and {len(b_shape)}D")
+    inner = b_shape[-2] if len(b_shape) > 1 else b_shape[0]
+    if a_shape[-1] != inner:
+        rows = a_shape if len(a_shape) > 1 else (1,) + a_shape
+        columns = b_shape if len(b_shape) > 1 else b_shape + (1,)
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(rows)} and "
+                           f"{_dims(columns)})")
+    try:
+        batch = broadcast_shapes(a_shape[:-2], b_shape[:-2])
+    except ValueError:
+        raise RuntimeError(f"matmul(): the batch dimensions of shapes {list(a_shape)} and "
+                           f"{list(b_shape)} cannot be broadcast together") from None
+    return batch + a_shape[-2:-1] + b_shape[-1:] if len(b_shape) > 1 else batch + a_shape[-2:-1]
+
+
+def _matmul_impl(a, b):
+    if b.ndim == 2 and a.ndim > 2 and a.flags.c_contiguous:
+        # one GEMM over all rows instead of one per batch entry
+        return (a.reshape(-1, a.shape[-1]) @ b).reshape(a.shape[:-1] + b.shape[-1:])
+    return a @ b
+
+
+def _matmul_rule(a, b):
+    shape = _matmul_shape(shape_of(a), shape_of(b))
+    return shape, np.result_type(dtype_of(a), dtype_of(b))
+
+
+def _matmul_vjp(g, out, needs, a, b):
+    a_shape, b_shape = tuple(a.shape), tuple(b.shape)
+    if len(a_shape) == 2 and len(b_shape) == 2:
+        return (bind(matmul_p, g, _mT(b)) if needs[0] else None,
+                bind(matmul_p, _mT(a), g) if needs[1] else None)
+    if len(b_shape) == 2 and len(a_shape) > 2 and needs[1]:
+        # (..., n, k) @ (k, m): the gradient of b is one GEMM over all rows
+        rows = reshape(a, (-1, a_shape[-1]))
+        grad_b = bind(matmul_p, _mT(rows), reshape(g, (-1, b_shape[-1])))
+        return (bind(matmul_p, g, _mT(b)) if needs[0] else None, grad_b)
+    # promote 1-D operands to matrices, differentiate, and reduce batch broadcasting
+    a_matrix = a_shape if len(a_shape) > 1 else (1,) + a_shape
+    b_matrix = b_shape if len(b_shape) > 1 else b_shape + (1,)
+    batch = broadcast_shapes(a_matrix[:-2], b_matrix[:-2])
+    g = reshape(g, batch + (a_matrix[-2], b_matrix[-1]))
+    grad_a = grad_b = None
+    if needs[0]:
+        b_promoted = reshape(b, b_matrix) if len(b_shape) == 1 else b
+        grad_a = reshape(sum_to_shape(bind(matmul_p, g, _mT(b_promoted)), a_matrix), a_shape)
+    if needs[1]:
+        a_promoted = reshape(a, a_matrix) if len(a_shape) == 1 else a
+        grad_b = reshape(sum_to_shape(bind(matmul_p, _mT(a_promoted), g), b_matrix), b_shape)
+    return grad_a, grad_b
+
+
+matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, kind="bilinear", vjp=_matmul_vjp,
+                     backward_name="MmBackward0")
+
+
+def _operand(value):
+    """Tensors and backend arrays as they are (rules pass arrays); lists become Tensors."""
+    return value if isinstance(value, Tensor) or hasattr(value, "shape") else \
+        to_tensor_operand(value)
+
+
+def _matrix_operands(input, other, name: str):
+    input, other = _operand(input), _operand(other)
+    for value in (input, other):
+        if not hasattr(value, "shape"):
+            raise TypeError(f"{name}(): expected Tensor arguments, got {type(value).__name__}")
+    if isinstance(input, Tensor) and isinstance(other, Tensor) and \
+            input._data.dtype != other._data.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{input.dtype.name} != {other.dtype.name}")
+    return input, other
+
+
+def matmul(input, other):
+    """Matrix product with NumPy/PyTorch semantics (1-D operands, batch broadcasting).
+
+    Example:
+        >>> import unigrad as ug
+        >>> (ug.ones((2, 3, 4)) @ ug.ones((4, 5))).shape
+        (2, 3, 5)
+        >>> ug.matmul(ug.tensor([1.0, 2.0]), ug.tensor([3.0, 4.0]))
+        tensor(11.)
+    """
+    if type(input) is Tensor and type(other) is Tensor:
+        a, b = input._data, other._data
+        if a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] and a.dtype == b.dtype:
+            return bind(matmul_p, input, other)
+    input, other = _matrix_operands(input, other, "matmul")
+    _matmul_shape(tuple(input.shape), tuple(other.shape))
+    return bind(matmul_p, input, other)
+
+
+def mm(input, mat2):
+    """Product of two matrices (2-D only).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.mm(ug.ones((2, 3)), ug.ones((3, 4))).shape
+        (2, 4)
+    """
+    input, mat2 = _matrix_operands(input, mat2, "mm")
+    if len(input.shape) != 2:
+        raise RuntimeError("self must be a matrix")
+    if len(mat2.shape) != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    return matmul(input, mat2)
+
+
+def bmm(input, mat2):
+    """Batched product of two stacks of matrices with the same batch size (3-D only).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.bmm(ug.ones((5, 2, 3)), ug.ones((5, 3, 4))).shape
+        (5, 2, 4)
+    """
+    input, mat2 = _matrix_operands(input, mat2, "bmm")
+    if len(input.shape) != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if len(mat2.shape) != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    expected = [input.shape[0], input.shape[2]]
+    if list(mat2.shape[:2]) != expected:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"{expected} but got: {list(mat2.shape[:2])}.")
+    return matmul(input, mat2)
+
+
+def mv(input, vec):
+    """Product of a matrix and a vector.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.mv(ug.tensor([[1.0, 2.0], [3.0, 4.0]]), ug.tensor([1.0, 1.0]))
+        tensor([3., 7.])
+    """
+    input, vec = _matrix_operands(input, vec, "mv")
+    if len(input.shape) != 2 or len(vec.shape) != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {len(input.shape)}, "
+                           f"{len(vec.shape)}")
+    if input.shape[1] != vec.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({input.shape[0]}), mat "
+                           f"({_dims(input.shape)}), vec ({vec.shape[0]})")
+    return matmul(input, vec)
+
+
+def dot(input, other):
+    """Inner product of two 1-D tensors of the same size.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.dot(ug.tensor([1.0, 2.0]), ug.tensor([3.0, 4.0]))
+        tensor(11.)
+    """
+    input, other = _matrix_operands(input, other, "dot")
+    if len(input.shape) != 1 or len(other.shape) != 1:
+        raise RuntimeError(f"1D tensors expected, but got {len(input.shape)}D and "
+                           f"{len(other.shape)}D tensors")
+    if input.shape[0] != other.shape[0]:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.shape[0]}] and "
+                           f"src [{other.shape[0]}] to have the same number of elements, but got "
+                           f"{input.shape[0]} and {other.shape[0]} elements respectively")
+    return matmul(input, other)
+
+
+def outer(input, vec2):
+    """Outer product of two 1-D tensors: ``out[i, j] = input[i] * vec2[j]``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.outer(ug.tensor([1.0, 2.0]), ug.tensor([1.0, 10.0, 100.0]))
+        tensor([[  1.,  10., 100.],
+                [  2.,  20., 200.]])
+    """
+    input, vec2 = _operand(input), _operand(vec2)
+    for name, value in (("self", input), ("vec2", vec2)):
+        if len(value.shape) != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got "
+                               f"{len(value.shape)}-D")
+    return reshape(input, (-1, 1)) * reshape(vec2, (1, -1))
+
+
+# ----------------------------------------------------------------------------- einsum
+
+class EinsumError(ValueError, RuntimeError):
+    """A malformed einsum equation (a ValueError as in NumPy, a RuntimeError as in PyTorch)."""
+
+
+_SUBSCRIPTS = string.ascii_letters
+
+
+def _split_term(term: str, position: int) -> tuple[str, bool]:
+    """A term's letters (without the ellipsis) and whether it has an ellipsis."""
+    has_ellipsis = "..." in term
+    letters = term.replace("...", "", 1)
+    for character in letters:
+        if character not in _SUBSCRIPTS:
+            raise EinsumError(f"einsum(): invalid subscript given at index {position} in the "
+                              f"equation string, subscripts must be in [a-zA-Z]")
+    return letters, has_ellipsis
+
+
+def _normalize_equation(equation: str, shapes: list) -> tuple[list, str, dict]:
+    """Explicit subscripts per operand and for the output, and each letter's size."""
+    equation = equation.replace(" ", "")
+    if equation.count("->") > 1:
+        raise EinsumError("einsum(): found more than one '->' in the equation")
+    left, arrow, right = equation.partition("->")
+    terms = left.split(",")
+    if len(terms) < len(shapes):
+        raise EinsumError("einsum(): more operands were provided than specified in the equation")
+    if len(terms) > len(shapes):
+        raise EinsumError("einsum(): fewer operands were provided than specified in the equation")
+    used = set(equation) & set(_SUBSCRIPTS)
+    spare = [c for c in _SUBSCRIPTS if c not in used]
+    parsed = []
+    ellipsis_rank = 0
+    for index, (term, shape) in enumerate(zip(terms, shapes)):
+        letters, has_ellipsis = _split_term(term, index)
+        if has_ellipsis and len(letters) > len(shape) or \
+                not has_ellipsis and len(letters) != len(shape):
+            raise EinsumError(f"einsum(): the number of subscripts in the equation "
+                              f"({len(letters)}) does not match the number of dimensions "
+                              f"({len(shape)}) for operand {index}"
+                              f"{'' if has_ellipsis else ' and no ellipsis was given'}")
+        rank = len(shape) - len(letters) if has_ellipsis else 0
+        ellipsis_rank = max(ellipsis_rank, rank)
+        parsed.append((term, rank))
+    ellipsis_letters = "".join(spare[:ellipsis_rank])
+    inputs = [term.replace("...", ellipsis_letters[ellipsis_rank - rank:], 1)
+              for term, rank in parsed]
+    if arrow:
+        _split_term(right, -1)
+        output = right.replace("...", ellipsis_letters, 1)
+        for letter in output:
+            if not any(letter in term for term in inputs):
+                raise EinsumError(f"einsum(): output subscript {letter} does not appear in the "
+                                  f"equation for any input operand")
+            if output.count(letter) > 1:
+                raise EinsumError(f"einsum(): output subscript {letter} appears more than once "
+                                  f"in the output")
+    else:
+        counts = {}
+        for term in inputs:
+            for letter in term:
+                counts[letter] = counts.get(letter, 0) + 1
+        output = ellipsis_letters + "".join(sorted(
+            letter for letter, count in counts.items()
+            if count == 1 and letter not in ellipsis_letters))
+    sizes = {}
+    for index, (term, shape) in enumerate(zip(inputs, shapes)):
+        for letter, size in zip(term, shape):
+            seen = sizes.setdefault(letter, size)
+            if seen == 1:
+                sizes[letter] = size
+            elif size not in (1, seen):
+                raise EinsumError(f"einsum(): subscript {letter} has size {size} for operand "
+                                  f"{index} which does not broadcast with previously seen size "
+                                  f"{seen}")
+    return inputs, output, sizes
+
+
+def _einsum_impl(*operands, equation):
+    return namespace_of(operands[0]).einsum(equation, *operands, optimize=len(operands) > 2)
+
+
+def _einsum_rule(*operands, equation):
+    left, output = equation.split("->")
+    sizes = {}
+    for term, operand in zip(left.split(","), operands):
+        sizes.update(zip(term, shape_of(operand)))
+    return tuple(sizes[letter] for letter in output), np.result_type(
+        *(dtype_of(operand) for operand in operands))
+
+
+def _einsum_vjp(g, out, needs, *operands, equation):
+    left, output = equation.split("->")
+    terms = left.split(",")
+    sizes = {}
+    for term, operand in zip(terms, operands):
+        sizes.update(zip(term, operand.shape))
+    spare = [c for c in _SUBSCRIPTS if c not in equation]
+    xp = namespace_of(_raw(g))
+    dtype = _raw_dtype(g)
+    grads = []
+    for index, target in enumerate(terms):
+        if not needs[index]:
+            grads.append(None)
+            continue
+        factors = [g] + [operand for i, operand in enumerate(operands) if i != index]
+        subscripts = [output] + [term for i, term in enumerate(terms) if i != index]
+        # a repeated letter (a diagonal) becomes a fresh letter tied to it by an identity
+        renamed = ""
+        for letter in target:
+            if letter in renamed:
+                fresh = spare.pop()
+                factors.append(xp.eye(sizes[letter], dtype=dtype))
+                subscripts.append(letter + fresh)
+                letter = fresh
+            renamed += letter
+        # a letter summed away inside this operand alone: the gradient is broadcast along it
+        for letter in renamed:
+            if not any(letter in term for term in subscripts):
+                factors.append(xp.ones(sizes[letter], dtype=dtype))
+                subscripts.append(letter)
+        grads.append(bind(einsum_p, *factors, equation=",".join(subscripts) + "->" + renamed))
+    return tuple(grads)
+
+
+einsum_p = Primitive("einsum", _einsum_impl, _einsum_rule, kind="bilinear", vjp=_einsum_vjp,
+                     backward_name="EinsumBackward0")
+
+
+def einsum(equation: str, *operands):
+    """Einstein summation, as ``numpy.einsum``/``torch.einsum`` (``...`` and implicit output).
+
+    Example:
+        >>> import unigrad as ug
+        >>> a = ug.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> ug.einsum("ii->", a)
+        tensor(5.)
+        >>> ug.einsum("ij,jk->ik", a, ug.eye(2)).shape
+        (2, 2)
+    """
+    if not isinstance(equation, str):
+        raise TypeError(f"einsum(): equation must be a str, got {type(equation).__name__}")
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    if not operands:
+        raise EinsumError("einsum(): must provide at least one operand")
+    operands = [_operand(operand) for operand in operands]
+    inputs, output, sizes = _normalize_equation(equation, [tuple(o.shape) for o in operands])
+    for i, (term, operand) in enumerate(zip(inputs, operands)):
+        wanted = tuple(sizes[letter] for letter in term)
+        if tuple(operand.shape) != wanted:
+            operands[i] = broadcast_to(operand, wanted)
+    return bind(einsum_p, *operands, equation=",".join(inputs) + "->" + output)
+
+
+# ----------------------------------------------------------------------------- square matrices
+
+def _check_square(name: str, a) -> None:
+    shape = tuple(a.shape)
+    if len(shape) < 2:
+        raise RuntimeError(f"linalg.{name}: The input tensor A must have at least 2 dimensions.")
+    if shape[-1] != shape[-2]:
+        raise RuntimeError(f"linalg.{name}: A must be batches of square matrices, but they are "
+                           f"{shape[-2]} by {shape[-1]} matrices")
+    if isinstance(a, Tensor) and a._data.dtype.kind != "f":
+        raise RuntimeError(f"linalg.{name}: Expected a floating point tensor as input. Got "
+                           f"{a.dtype.name.capitalize()}")
+
+
+def _per_matrix(value):
+    """A batch-shaped value reshaped to broadcast against a batch of matrices."""
+    return reshape(value, tuple(value.shape) + (1, 1))
+
+
+def _inv_impl(a):
+    try:
+        return namespace_of(a).linalg.inv(a)
+    except np.linalg.LinAlgError:
+        raise LinAlgError("linalg.inv: The input matrix is singular, the inversion could not be "
+                          "completed.") from None
+
+
+inv_p = Primitive("inv", _inv_impl, lambda a: (shape_of(a), dtype_of(a)), saves_inputs=False,
+                  saves_output=True, backward_name="LinalgInvExBackward0",
+                  vjp=lambda g, out, needs, a: (-bind(matmul_p, _mT(out),
+                                                      bind(matmul_p, g, _mT(out))),),
+                  jvp=lambda tangents, out, a: -bind(matmul_p, out,
+                                                     bind(matmul_p, tangents[0], out)))
+
+
+def _det_vjp(g, out, needs, a):
+    return (_per_matrix(g * out) * _mT(inv(a)),)
+
+
+def _det_jvp(tangents, out, a):
+    from .reduce import sum
+    return out * sum(_mT(inv(a)) * tangents[0], axis=(-2, -1))
+
+
+det_p = Primitive("det", lambda a: namespace_of(a).linalg.det(a),
+                  lambda a: (shape_of(a)[:-2], dtype_of(a)), saves_output=True,
+                  backward_name="LinalgDetBackward0", vjp=_det_vjp, jvp=_det_jvp)
+
+
+def _slogdet_impl(a):
+    return namespace_of(a).linalg.slogdet(a)[1]
+
+
+def _logdet_vjp(g, out, needs, a):
+    return (_per_matrix(g) * _mT(inv(a)),)
+
+
+def _logdet_jvp(tangents, out, a):
+    from .reduce import sum
+    return sum(_mT(inv(a)) * tangents[0], axis=(-2, -1))
+
+
+logabsdet_p = Primitive("logabsdet", _slogdet_impl, lambda a: (shape_of(a)[:-2], dtype_of(a)),
+                        backward_name="LinalgSlogdetBackward0", vjp=_logdet_vjp,
+                        jvp=_logdet_jvp)
+
+
+def inv(A):
+    """The inverse of a square matrix (or of each matrix in a batch).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.inv(ug.tensor([[2.0, 0.0], [0.0, 4.0]]))
+        tensor([[0.5000, 0.0000],
+                [0.0000, 0.2500]])
+    """
+    A = _operand(A)
+    _check_square("inv", A)
+    return bind(inv_p, A)
+
+
+inverse = inv
+
+
+def det(A):
+    """The determinant of a square matrix (or of each matrix in a batch).
+
+    Its gradient is ``det(A) * inv(A)^T`` (A must be invertible to differentiate).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.det(ug.tensor([[1.0, 2.0], [3.0, 4.0]]))
+        tensor(-2.)
+    """
+    A = _operand(A)
+    _check_square("det", A)
+    return bind(det_p, A)
+
+
+def slogdet(A):
+    """``(sign, logabsdet)`` of the determinant, without overflow; ``sign`` has no gradient.
+
+    Example:
+        >>> import unigrad as ug
+        >>> sign, logabsdet = ug.slogdet(ug.tensor([[-2.0, 0.0], [0.0, 3.0]]))
+        >>> sign, logabsdet
+        (tensor(-1.), tensor(1.7918))
+    """
+    from ..tensor import _make_tensor
+    A = _operand(A)
+    _check_square("slogdet", A)
+    raw = _raw(A)
+    sign = namespace_of(raw).linalg.slogdet(raw)[0]
+    return SlogdetResult(_make_tensor(sign) if isinstance(A, Tensor) else sign,
+                         bind(logabsdet_p, A))
+
+
+def logdet(A):
+    """``log(det(A))``: NaN where the determinant is negative, as in PyTorch.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.logdet(ug.tensor([[2.0, 0.0], [0.0, 3.0]]))
+        tensor(1.7918)
+    """
+    from .elementwise import where
+    sign, logabsdet = slogdet(A)
+    return where(sign < 0, float("nan"), logabsdet)
+
+
+class SlogdetResult(tuple):
+    """``(sign, logabsdet)`` with named fields, like ``torch.return_types.slogdet``."""
+
+    __slots__ = ()
+
+    def __new__(cls, sign, logabsdet):
+        return super().__new__(cls, (sign, logabsdet))
+
+    @property
+    def sign(self):
+        return self[0]
+
+    @property
+    def logabsdet(self):
+        return self[1]
+
+
+# ----------------------------------------------------------------------------- solve
+
+def _solve_impl(a, b):
+    try:
+        return namespace_of(a).linalg.solve(a, b)
+    except np.linalg.LinAlgError:
+        raise LinAlgError("linalg.solve: The solver failed because the input matrix is "
+                          "singular.") from None
+
+
+def _solve_rule(a, b):
+    a_shape, b_shape = shape_of(a), shape_of(b)
+    batch = broadcast_shapes(a_shape[:-2], b_shape[:-2])
+    return batch + b_shape[-2:], np.result_type(dtype_of(a), dtype_of(b))
+
+
+def _solve_vjp(g, out, needs, a, b):
+    grad_b = bind(solve_p, _mT(a), g)
+    grad_a = -bind(matmul_p, grad_b, _mT(out)) if needs[0] else None
+    return (sum_to_shape(grad_a, tuple(a.shape)) if grad_a is not None else None,
+            sum_to_shape(grad_b, tuple(b.shape)) if needs[1] else None)
+
+
+def _solve_jvp(tangents, out, a, b):
+    tangent_a, tangent_b = tangents
+    rhs = tangent_b
+    if tangent_a is not None:
+        product = bind(matmul_p, tangent_a, out)
+        rhs = -product if rhs is None else rhs - product
+    return bind(solve_p, a, rhs)
+
+
+solve_p = Primitive("solve", _solve_impl, _solve_rule, saves_output=True, vjp=_solve_vjp,
+                    jvp=_solve_jvp, backward_name="LinalgSolveExBackward0")
+
+
+def solve(A, B, *, left: bool = True):
+    """The solution ``X`` of ``A X = B`` (``X A = B`` with ``left=False``), batched.
+
+    ``B`` is a vector (or a batch of vectors) when it has one dimension less than
+    ``A`` and matches ``A.shape[:-1]``, as in ``torch.linalg.solve``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.solve(ug.tensor([[2.0, 0.0], [0.0, 4.0]]), ug.tensor([2.0, 2.0]))
+        tensor([1.0000, 0.5000])
+    """
+    A, B = _matrix_operands(A, B, "solve")
+    _check_square("solve", A)
+    a_shape, b_shape = tuple(A.shape), tuple(B.shape)
+    vector = len(b_shape) == 1 or (len(b_shape) == len(a_shape) - 1 and b_shape == a_shape[:-1])
+    if not left:
+        if vector:
+            raise RuntimeError("linalg.solve: Vector broadcasting of the left hand side is not "
+                               "supported for left=False. In this case linalg.solve is "
+                               "equivalent to B / A.squeeze(-1)")
+        return _mT(solve(_mT(A), _mT(B)))
+    matrix = reshape(B, b_shape + (1,)) if vector else B
+    m_shape = tuple(matrix.shape)
+    if m_shape[-2] != a_shape[-1]:
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
+                           f"AX = B ({_dims(a_shape[-2:])} and {_dims(m_shape[-2:])})")
+    try:
+        broadcast_shapes(a_shape[:-2], m_shape[:-2])
+    except ValueError:
+        raise RuntimeError(f"linalg.solve: the batch dimensions of A {list(a_shape)} and B "
+                           f"{list(b_shape)} cannot be broadcast together") from None
+    result = bind(solve_p, A, matrix)
+    return reshape(result, tuple(result.shape)[:-1]) if vector else result
+
+
+# ----------------------------------------------------------------------------- cholesky
+
+def _cholesky_impl(a):
+    try:
+        return namespace_of(a).linalg.cholesky(a)
+    except np.linalg.LinAlgError:
+        raise LinAlgError("linalg.cholesky: The factorization could not be completed because "
+                          "the input is not positive-definite.") from None
+
+
+def _halved_lower_mask(size: int, like):
+    """The mask (of ``like``'s dtype) keeping the lower triangle with a halved diagonal."""
+    xp = namespace_of(_raw(like))
+    dtype = _raw_dtype(like)
+    return xp.tri(size, k=-1, dtype=dtype) + xp.eye(size, dtype=dtype) * 0.5
+
+
+def _cholesky_vjp(g, out, needs, a):
+    # Murray (2016), as PyTorch's cholesky_backward: A_bar = L^-T Phi(L^T L_bar) L^-1, symmetric
+    lower = bind(matmul_p, _mT(out), g) * _halved_lower_mask(out.shape[-1], g)
+    phi = (lower + _mT(lower)) * 0.5
+    left = bind(solve_p, _mT(out), phi)
+    return (_mT(bind(solve_p, _mT(out), _mT(left))),)
+
+
+def _cholesky_jvp(tangents, out, a):
+    # dL = L Phi(L^-1 dA L^-T), Phi taking the lower triangle with a halved diagonal
+    left = bind(solve_p, out, tangents[0])
+    middle = _mT(bind(solve_p, out, _mT(left)))
+    return bind(matmul_p, out, middle * _halved_lower_mask(out.shape[-1], tangents[0]))
+
+
+cholesky_p = Primitive("cholesky", _cholesky_impl, lambda a: (shape_of(a), dtype_of(a)),
+                       saves_inputs=False, saves_output=True, vjp=_cholesky_vjp,
+                       jvp=_cholesky_jvp, backward_name="LinalgCholeskyExBackward0")
+
+
+def cholesky(A, *, upper: bool = False):
+    """The Cholesky factor ``L`` (lower) of a symmetric positive-definite ``A = L L^T``.
+
+    Only the lower triangle of ``A`` is read; ``upper=True`` returns ``L^T``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.cholesky(ug.tensor([[4.0, 2.0], [2.0, 5.0]]))
+        tensor([[2., 0.],
+                [1., 2.]])
+    """
+    A = _operand(A)
+    _check_square("cholesky", A)
+    factor = bind(cholesky_p, A)
+    return _mT(factor) if upper else factor
+
+
+# ----------------------------------------------------------------------------- norms
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False):
+    """Matrix norm over the two dimensions ``dim``: ``'fro'``, ``1``, ``-1``, ``inf``, ``-inf``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.linalg.matrix_norm(ug.tensor([[1.0, -2.0], [3.0, 4.0]]), ord=1)
+        tensor(6.)
+    """
+    from .elementwise import abs
+    from .reduce import amax, amin, sum, vector_norm
+    A = _operand(A)
+    ndim = len(A.shape)
+    if ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    rows, columns = (d % ndim for d in dim)
+    if ord == "fro":
+        return vector_norm(A, 2, (rows, columns), keepdim)
+    if ord in (1, -1, float("inf"), float("-inf")):
+        summed, kept = (rows, columns) if ord in (1, -1) else (columns, rows)
+        totals = sum(abs(A), summed, keepdim=True)
+        pick = amax if ord > 0 else amin
+        result = pick(totals, kept, keepdim=True)
+        if keepdim:
+            return result
+        return reshape(result, tuple(d for i, d in enumerate(A.shape) if i not in (rows, columns)))
+    raise ValueError(f"linalg.matrix_norm: ord must be 'fro', 1, -1, inf or -inf, got {ord!r} "
+                     f"(the spectral and nuclear norms need an SVD, which unigrad does not have)")
+
+
+def linalg_norm(A, ord=None, dim=None, keepdim: bool = False, *, dtype=None):
+    """``torch.linalg.norm``: a vector norm, or a matrix norm for 2-D ``dim`` / 2-D input.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.linalg.norm(ug.tensor([[3.0, 0.0], [0.0, 4.0]]))
+        tensor(5.)
+    """
+    from .elementwise import cast
+    from .reduce import vector_norm
+    A = _operand(A)
+    if dtype is not None:
+        A = cast(A, dtype)
+    if isinstance(dim, int):
+        dim = (dim,)
+    if ord is None:
+        return vector_norm(A, 2, dim, keepdim)
+    if dim is None:
+        if len(A.shape) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must "
+                               f"be 1D or 2D. Got {len(A.shape)}D.")
+        dim = tuple(range(len(A.shape)))
+    if len(dim) == 2:
+        return matrix_norm(A, ord, dim, keepdim)
+    if isinstance(ord, str):
+        raise RuntimeError(f"linalg.norm: If dim is specified, it mut be of length 1 or 2. Got "
+                           f"{list(dim)} with ord={ord!r}")
+    return vector_norm(A, ord, dim, keepdim)
+
+
+TENSOR_METHODS = {
+    "matmul": matmul, "mm": mm, "bmm": bmm, "mv": mv, "dot": dot, "outer": outer,
+    "inverse": inv, "det": det, "slogdet": slogdet, "logdet": logdet,
+    "cholesky": lambda self, upper=False: cholesky(self, upper=upper),
+}
