@@ -93,7 +93,8 @@ def to_numpy_dtype(dtype) -> np.dtype:
     try:
         result = np.dtype(dtype)
     except TypeError:
-        raise TypeError(f"dtype must be a unigrad dtype such as ug.float32, got {dtype!r}") from None
+        raise TypeError(f"dtype must be a unigrad dtype such as ug.float32, "
+                        f"got {dtype!r}") from None
     if result not in _BY_NUMPY:
         raise TypeError(f"unsupported dtype {dtype!r}; expected one of "
                         f"{', '.join(d.name for d in _ALL_DTYPES)}")
@@ -110,9 +111,14 @@ def _category(np_dtype: np.dtype) -> int:
 
 
 def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
-    """Promotion of two tensor dtypes of equal standing (NumPy's table, bool < int < float)."""
+    """Promotion of two tensor dtypes of equal standing (NumPy's table, bool < int < float).
+
+    As in PyTorch, a floating dtype wins over any integer one (int64 with float32 is float32).
+    """
     if a == b:
         return a
+    if (a.kind == "f") != (b.kind == "f"):
+        return a if a.kind == "f" else b
     return np.promote_types(a, b)
 
 

@@ -14,7 +14,6 @@ Example:
 
 from __future__ import annotations
 
-import numbers
 import threading
 import warnings
 
@@ -34,7 +33,7 @@ _NON_LEAF_GRAD_WARNING = (
     "instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
 
 
-def _make_tensor(data, requires_grad: bool = False) -> "Tensor":
+def _make_tensor(data, requires_grad: bool = False) -> Tensor:
     """Wrap a backend array without copying or checking (internal fast path)."""
     t = object.__new__(Tensor)
     t._data = data
@@ -60,7 +59,7 @@ def as_array(data, dtype=None, device=None):
     elif hasattr(data, "__cuda_array_interface__"):
         array = data.copy()
     else:
-        array = _from_python(data)
+        array = _from_python(data, infer_dtype=np_dtype is None)
     if np_dtype is not None and array.dtype != np_dtype:
         array = array.astype(np_dtype)
     if array.dtype not in backend._BY_NUMPY:
@@ -71,16 +70,19 @@ def as_array(data, dtype=None, device=None):
     return array
 
 
-def _from_python(data) -> ndarray:
+def _from_python(data, infer_dtype: bool = True) -> ndarray:
     if isinstance(data, (list, tuple)) and any(isinstance(item, Tensor) for item in _flatten(data)):
         data = _replace_tensors(data)
     try:
         array = np.array(data)
     except ValueError as error:
-        raise ValueError(f"data must be a rectangular nested sequence of numbers: {error}") from None
+        raise ValueError(f"data must be a rectangular nested sequence of numbers: "
+                         f"{error}") from None
     if array.dtype == object or array.dtype.kind in "USV":
         raise TypeError(f"data must be numbers, nested lists of numbers, an array or a Tensor, "
                         f"got {type(data).__name__}")
+    if not infer_dtype:  # the caller casts once, straight from the exact values
+        return array
     if array.dtype == np.float64 and not _has_numpy_float64(data):
         array = array.astype(backend.DEFAULT_FLOAT)
     elif array.dtype.kind in "iu" and array.dtype != backend.DEFAULT_INT:
@@ -233,7 +235,7 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._data.reshape(()).item())
 
     def __dlpack__(self, *args, **kwargs):
@@ -251,7 +253,7 @@ class Tensor:
     def requires_grad(self, value: bool) -> None:
         self.requires_grad_(value)
 
-    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` in place (leaf tensors only) and return self."""
         if not isinstance(requires_grad, (bool, np.bool_)):
             raise TypeError(f"requires_grad must be a bool, got {type(requires_grad).__name__}")
@@ -276,7 +278,7 @@ class Tensor:
 
     @property
     def grad(self):
-        if self._grad_fn is not None and not self.retains_grad:
+        if self._grad is None and self._grad_fn is not None and not self.retains_grad:
             warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -343,7 +345,8 @@ class Tensor:
         """Run ``hook(tensor)`` after ``.grad`` of this leaf has been accumulated."""
         from .autograd.node import _HookHandle
         if self._grad_fn is not None:
-            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         return _HookHandle(self._extra_dict().setdefault("post_accumulate_hooks", []), hook)
@@ -386,20 +389,20 @@ class Tensor:
                  inputs=inputs)
 
     # ----------------------------------------------------------- detaching
-    def detach(self) -> "Tensor":
+    def detach(self) -> Tensor:
         """A new tensor sharing storage and version counter, outside the graph."""
         t = _make_tensor(self._data)
         t._vc = self._vc
         return t
 
-    def detach_(self) -> "Tensor":
+    def detach_(self) -> Tensor:
         """Detach this tensor from the graph in place (it becomes a leaf)."""
         self._grad_fn = None
         self._requires_grad = False
         return self
 
     @property
-    def data(self) -> "Tensor":
+    def data(self) -> Tensor:
         return self.detach()
 
     @data.setter
@@ -423,7 +426,8 @@ class Tensor:
         return repr(self) if not spec else format(repr(self), spec)
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild_tensor, (backend.to_numpy(self._data), self._requires_grad and self.is_leaf))
+        leaf_requires_grad = self._requires_grad and self.is_leaf
+        return (_rebuild_tensor, (backend.to_numpy(self._data), leaf_requires_grad))
 
     def __deepcopy__(self, memo):
         if self._grad_fn is not None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import warnings
-from typing import Sequence
 
 from ..tensor import Tensor, _make_tensor
 from .engine import run_backward
@@ -93,9 +92,9 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
         inputs = _as_tuple(inputs, "inputs")
         if len(inputs) == 0:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-        for i, tensor in enumerate(inputs):
+        for tensor in inputs:
             if not tensor._requires_grad:
-                raise RuntimeError(f"One of the differentiated Tensors does not require grad")
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
     if create_graph:
         warnings.warn(_CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     seeds = _make_seeds(outputs, grad_tensors, create_graph, "grad_tensors")
@@ -139,11 +138,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
     if allow_unused is None:
         allow_unused = materialize_grads
     if materialize_grads and not allow_unused:
-        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True,"
-                         " but got: allow_unused=False.")
-    for i, tensor in enumerate(input_tuple):
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
+    for tensor in input_tuple:
         if not tensor._requires_grad:
-            raise RuntimeError(f"One of the differentiated Tensors does not require grad")
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
     if retain_graph is None:
         retain_graph = create_graph
     seeds = _make_seeds(outputs_tuple, grad_outputs, create_graph, "grad_outputs")

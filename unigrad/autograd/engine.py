@@ -22,8 +22,8 @@ import traceback
 
 from .. import _state
 from ..backend import ndarray
-from ..tensor import Tensor, _grad_lock, _make_tensor
 from ..ops._shape_rules import ShapedArray
+from ..tensor import Tensor, _grad_lock, _make_tensor
 from .node import RELEASED, Node
 
 _local = _state.local

@@ -63,8 +63,11 @@ def float_operand(x):
         if x._data.dtype.kind != "f":
             return _cast_tensor(x, DEFAULT_FLOAT)
         return x
-    if type(x) in _SCALARS or isinstance(x, (list, tuple, np.generic)):
-        return _make_tensor(as_array(x, DEFAULT_FLOAT if not isinstance(x, np.generic) else None))
+    if isinstance(x, np.generic):
+        # NumPy scalars come from 0-d arithmetic inside rules: keep them plain arrays
+        return np.asarray(x)
+    if type(x) in _SCALARS or isinstance(x, (list, tuple)):
+        return _make_tensor(as_array(x, DEFAULT_FLOAT))
     return x
 
 

@@ -25,14 +25,14 @@ Example:
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .. import _state
-from ..backend import ndarray, namespace_of
 from ..autograd.node import record as _record
+from ..backend import namespace_of, ndarray
 from ..tensor import Tensor
 
-PRIMITIVES: dict[str, "Primitive"] = {}
+PRIMITIVES: dict[str, Primitive] = {}
 
 _local = _state.local
 
@@ -148,6 +148,9 @@ def bind(prim: Primitive, *args, **params):
         raise _explain(prim, args, params, error) from error
     if out.__class__ is not ndarray and not isinstance(out, ndarray):
         out = namespace_of(out).asarray(out)
+    if _observers:
+        for observer in _observers:
+            observer(prim, args, params, out)
     if not any_tensor:
         return out
     result = _new_tensor(Tensor)
@@ -155,11 +158,18 @@ def bind(prim: Primitive, *args, **params):
     result._requires_grad = False
     result._grad_fn = None
     result._grad = None
-    result._vc = args[0]._vc if prim.is_view else [0]
     result._extra = None
+    if prim.is_view and _may_share_memory(out, arrays[0]):
+        base = args[0]
+        result._vc = base._vc
+    else:
+        base = None
+        result._vc = [0]
     local = _local
     if requires_grad and local.grad_enabled and prim.differentiable and out.dtype.kind == "f":
         _record(prim, args, params, result)
+        if base is not None and base._requires_grad:
+            result._extra = {"view_of": (base, prim, params)}
     elif local.inference_mode:
         result._mark_inference()
     if local.forward_levels:
@@ -169,6 +179,10 @@ def bind(prim: Primitive, *args, **params):
 
 
 _new_tensor = object.__new__
+
+
+def _may_share_memory(a, b) -> bool:
+    return namespace_of(a).may_share_memory(a, b)
 
 
 def _explain(prim: Primitive, args, params, error: Exception) -> Exception:

@@ -31,6 +31,48 @@ def _snapshot(tensor: Tensor) -> Tensor:
     return alias
 
 
+def _rebase_view_chain(view: Tensor, new_value: Tensor) -> None:
+    """After an in-place op on a view, give its bases (and the view) histories that see it.
+
+    As PyTorch's CopySlices: the base's new value is "old base with the view's
+    region replaced by the new view value", and the view becomes a view of
+    that new base.
+    """
+    base, prim, params = view._extra["view_of"]
+    write_back = VIEW_WRITE_BACK.get(prim.name)
+    if write_back is None:
+        raise RuntimeError(f"in-place modification of a view created by {prim.name} is not "
+                           "supported when its base requires grad; clone() the view first")
+    new_base = write_back(_snapshot(base), new_value, **params)
+    if base._extra is not None and "view_of" in base._extra:
+        _rebase_view_chain(base, new_base)
+    base._grad_fn = new_base._grad_fn
+    base._requires_grad = True
+    from ._primitive import bind
+    view._grad_fn = bind(prim, base, **params)._grad_fn
+
+
+def _reshape_back(base: Tensor, new_value: Tensor, shape) -> Tensor:
+    from .shape import reshape
+    return reshape(new_value, tuple(base.shape))
+
+
+def _transpose_back(base: Tensor, new_value: Tensor, axes) -> Tensor:
+    import numpy as np
+
+    from .shape import transpose_axes
+    return transpose_axes(new_value, tuple(int(i) for i in np.argsort(axes)))
+
+
+def _index_back(base: Tensor, new_value: Tensor, index) -> Tensor:
+    from ._primitive import PRIMITIVES, bind
+    return bind(PRIMITIVES["index_put"], base, new_value, index=index)
+
+
+VIEW_WRITE_BACK = {"reshape": _reshape_back, "transpose": _transpose_back,
+                   "getitem": _index_back}
+
+
 def apply_inplace(tensor: Tensor, fn, *args, **kwargs) -> Tensor:
     """Compute ``fn(tensor, *args)`` and store it into ``tensor`` in place."""
     if not isinstance(tensor, Tensor):
@@ -38,23 +80,34 @@ def apply_inplace(tensor: Tensor, fn, *args, **kwargs) -> Tensor:
     tensor._leaf_inplace_check()
     recording = _local.grad_enabled and (tensor._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args))
-    if recording:
-        result = fn(_snapshot(tensor) if tensor._requires_grad else tensor.detach(), *args,
-                    **kwargs)
-    else:
-        result = fn(tensor.detach(), *args, **kwargs)
+    source = _snapshot(tensor) if recording and tensor._requires_grad else tensor.detach()
+    tangents = tensor._extra.get("tangents") if tensor._extra is not None else None
+    if tangents:  # forward-mode AD: the op sees the old tangent and yields the new one
+        source._extra_dict()["tangents"] = tangents
+    result = fn(source, *args, **kwargs)
     data = result._data if isinstance(result, Tensor) else result
     if data.shape != tensor._data.shape:
         raise RuntimeError(f"output with shape {list(tensor._data.shape)} doesn't match the "
                            f"broadcast shape {list(data.shape)}")
-    if data.dtype != tensor._data.dtype and tensor._data.dtype.kind != "f" and data.dtype.kind == "f":
+    target_kind = tensor._data.dtype.kind
+    if data.dtype != tensor._data.dtype and target_kind != "f" and data.dtype.kind == "f":
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{tensor.dtype.name.capitalize()}")
+    if not tensor._data.flags.writeable:
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor "
+                           "refers to a single memory location. Please clone() the tensor before "
+                           "performing the operation.")
     tensor._bump_version()
     tensor._data[...] = data
+    if isinstance(result, Tensor) and (tangents or (result._extra is not None and
+                                                    result._extra.get("tangents"))):
+        tensor._extra_dict()["tangents"] = result._extra.get("tangents", {}) \
+            if result._extra is not None else {}
     if recording and isinstance(result, Tensor) and result._grad_fn is not None:
         tensor._grad_fn = result._grad_fn
         tensor._requires_grad = True
+        if tensor._extra is not None and "view_of" in tensor._extra:
+            _rebase_view_chain(tensor, result)
     return tensor
 
 
