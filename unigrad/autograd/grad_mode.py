@@ -53,7 +53,16 @@ class _GradModeContext:
         return type(self)()
 
 
-class no_grad(_GradModeContext):
+class _BareDecoratorContext(_GradModeContext):
+    """A mode that also decorates without parentheses: ``@ug.no_grad`` as ``@ug.no_grad()``."""
+
+    def __new__(cls, function=None):
+        if function is None:
+            return super().__new__(cls)
+        return cls()(function)
+
+
+class no_grad(_BareDecoratorContext):
     """Disable recording of operations (outputs do not require grad)."""
 
     def __enter__(self):
@@ -66,7 +75,7 @@ class no_grad(_GradModeContext):
         return False
 
 
-class enable_grad(_GradModeContext):
+class enable_grad(_BareDecoratorContext):
     """Re-enable recording inside ``no_grad``."""
 
     def __enter__(self):
@@ -106,6 +115,11 @@ class set_grad_enabled(_GradModeContext):
 
 class inference_mode(_GradModeContext):
     """Like ``no_grad``; tensors made inside cannot later be saved for backward."""
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)
 
     def __init__(self, mode: bool = True):
         if not isinstance(mode, bool):
