@@ -9,16 +9,32 @@ Example:
     (tensor(12.), tensor(4.))
 """
 
-from . import autograd, backend, ops
-from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
-                       no_grad, set_grad_enabled)
-from .backend import (Device, DType, bool_, float16, float32, float64, int8, int16, int32, int64,
-                      uint8)
-from .backend import Device as device
-from .ops import *  # noqa: F401,F403
-from .ops import PRIMITIVES
+from . import autograd, backend, linalg, nn, ops
+from .autograd import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from .backend import (
+    Device,
+    DType,
+    bool_,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+)
+from .ops import *  # noqa: F403
 from .tensor import Tensor
 
+device = Device
 bool = bool_  # noqa: A001 - PyTorch spells the dtype ug.bool
 float = float32  # noqa: A001
 double = float64

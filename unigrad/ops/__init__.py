@@ -1,36 +1,43 @@
-"""All unigrad ops: primitives (declared once in their family module) and composites."""
+"""All unigrad ops: primitives (declared once in their family module) and composites.
+
+Each family module's public functions are re-exported here (and from there as
+``unigrad.<name>``); its ``TENSOR_METHODS`` table becomes Tensor methods.
+"""
 
 from __future__ import annotations
 
-from . import creation, elementwise, inplace, methods, reduce, shape
+import importlib
+import inspect
+
+from . import methods
 from ._primitive import PRIMITIVES, Primitive, bind
-from .creation import *  # noqa: F401,F403
-from .elementwise import *  # noqa: F401,F403
-from .reduce import *  # noqa: F401,F403
-from .shape import *  # noqa: F401,F403
-from .device import clone, to_device  # noqa: F401
 
-_FAMILIES = []
+_FAMILY_NAMES = ("creation", "elementwise", "reduce", "shape", "device", "indexing", "linalg",
+                 "nn_functional")
 
 
-def _load_families():
-    """Import optional families (added module by module) and collect their method tables."""
-    import importlib
+def _public_names(module) -> list:
+    """``__all__`` if the module declares it, else the functions it defines itself."""
+    declared = getattr(module, "__all__", None)
+    if declared is not None:
+        return list(declared)
+    return [name for name, value in vars(module).items()
+            if not name.startswith("_") and inspect.isfunction(value)
+            and value.__module__ == module.__name__]
+
+
+def _load_families() -> list:
+    exported = []
     tables = []
-    for name in ("indexing", "linalg", "nn_functional"):
-        try:
-            module = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"{__name__}.{name}":
-                raise
-            continue
-        _FAMILIES.append(module)
-        for public in getattr(module, "__all__", ()):
-            globals()[public] = getattr(module, public)
-        tables.append(getattr(module, "TENSOR_METHODS", {}))
-    for module in (reduce, shape):
+    for family in _FAMILY_NAMES:
+        module = importlib.import_module(f"{__name__}.{family}")
+        globals()[family] = module
+        for name in _public_names(module):
+            globals()[name] = getattr(module, name)
+            exported.append(name)
         tables.append(getattr(module, "TENSOR_METHODS", {}))
     methods.install(*tables)
+    return exported
 
 
-_load_families()
+__all__ = _load_families() + ["PRIMITIVES", "Primitive", "bind"]

@@ -7,7 +7,8 @@ tensor first); :func:`install` merges them with the table below.
 from __future__ import annotations
 
 from ..tensor import Tensor
-from . import creation, elementwise as ew, reduce, shape
+from . import creation, reduce, shape
+from . import elementwise as ew
 
 
 def _swap(fn):
@@ -104,7 +105,6 @@ def _to(self, *args, dtype=None, device=None, copy: bool = False, non_blocking: 
 
 
 def _to_device(tensor: Tensor, device):
-    from .. import backend
     from .device import to_device
     if tensor.device == device:
         return tensor
