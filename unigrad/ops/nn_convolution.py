@@ -1,0 +1,476 @@
+"""Sliding windows (unfold/fold primitives) and the convolutions and pools built on them.
+
+``unfold_windows`` is im2col: one strided view of the (padded) input, copied
+once, with the kernel offsets as axes; ``fold_windows`` (col2im) scatter-adds
+windows back, looping over kernel offsets only. Each is the other's vjp, so a
+convolution (unfold + one matmul) and a pool (unfold + a reduction) are
+composites differentiable to any order.
+
+Example:
+    >>> import unigrad as ug
+    >>> import unigrad.nn.functional as F
+    >>> x = ug.arange(16.0).reshape(1, 1, 4, 4)
+    >>> F.max_pool2d(x, 2)
+    tensor([[[[ 5.,  7.],
+              [13., 15.]]]])
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from ..backend import namespace_of
+from ..tensor import Tensor
+from ._dtypes import float_operand
+from ._primitive import Primitive, bind
+from ._shape_rules import dtype_of, shape_of
+from .linalg import matmul
+from .reduce import amax, mean, sum
+from .shape import reshape, transpose_axes
+
+# ----------------------------------------------------------------------------- primitives
+
+
+def _window_counts(padded: tuple, kernel: tuple, stride: tuple, dilation: tuple) -> tuple:
+    """Windows per axis; zero where a window does not fit (public functions reject that)."""
+    return tuple(max(0, (size - d * (k - 1) - 1) // s + 1)
+                 for size, k, s, d in zip(padded, kernel, stride, dilation))
+
+
+def _padded_shape(spatial: tuple, padding: tuple) -> tuple:
+    return tuple(n + before + after for n, (before, after) in zip(spatial, padding))
+
+
+def _unfold_rule(x, kernel, stride, dilation, padding, pad_value):
+    shape = shape_of(x)
+    lead, spatial = shape[:len(shape) - len(kernel)], shape[len(shape) - len(kernel):]
+    counts = _window_counts(_padded_shape(spatial, padding), kernel, stride, dilation)
+    return lead + tuple(kernel) + counts, dtype_of(x)
+
+
+def _unfold_impl(x, kernel, stride, dilation, padding, pad_value):
+    xp = namespace_of(x)
+    lead = x.ndim - len(kernel)
+    if any(before or after for before, after in padding):
+        padded = xp.full(x.shape[:lead] + _padded_shape(x.shape[lead:], padding), pad_value,
+                         dtype=x.dtype)
+        inner = tuple(slice(before, before + n) for n, (before, _) in
+                      zip(x.shape[lead:], padding))
+        padded[(Ellipsis,) + inner] = x
+        x = padded
+    counts = _window_counts(x.shape[lead:], kernel, stride, dilation)
+    spatial_strides = x.strides[lead:]
+    strides = (x.strides[:lead] + tuple(st * d for st, d in zip(spatial_strides, dilation))
+               + tuple(st * s for st, s in zip(spatial_strides, stride)))
+    windows = xp.lib.stride_tricks.as_strided(x, x.shape[:lead] + tuple(kernel) + counts,
+                                              strides)
+    return xp.ascontiguousarray(windows)
+
+
+def _fold_rule(columns, spatial, kernel, stride, dilation, padding):
+    shape = shape_of(columns)
+    lead = shape[:len(shape) - 2 * len(kernel)]
+    return lead + tuple(spatial), dtype_of(columns)
+
+
+def _fold_impl(columns, spatial, kernel, stride, dilation, padding):
+    xp = namespace_of(columns)
+    rank = len(kernel)
+    lead = columns.shape[:columns.ndim - 2 * rank]
+    counts = columns.shape[columns.ndim - rank:]
+    padded = xp.zeros(lead + _padded_shape(spatial, padding), dtype=columns.dtype)
+    every_window = (slice(None),) * rank
+    for offsets in itertools.product(*(range(k) for k in kernel)):
+        target = tuple(slice(o * d, o * d + s * (c - 1) + 1, s) for o, d, s, c in
+                       zip(offsets, dilation, stride, counts))
+        padded[(Ellipsis,) + target] += columns[(Ellipsis,) + offsets + every_window]
+    inner = tuple(slice(before, before + n) for n, (before, _) in zip(spatial, padding))
+    return padded[(Ellipsis,) + inner]
+
+
+def _unfold_vjp(g, out, needs, x, kernel, stride, dilation, padding, pad_value):
+    spatial = tuple(x.shape[len(x.shape) - len(kernel):])
+    return (fold_windows(g, spatial, kernel, stride, dilation, padding),)
+
+
+def _unfold_jvp(tangents, out, x, kernel, stride, dilation, padding, pad_value):
+    # the tangent of a padding value is zero whatever the value (-inf for max pooling)
+    return unfold_windows(tangents[0], kernel, stride, dilation, padding, 0.0)
+
+
+def _fold_vjp(g, out, needs, columns, spatial, kernel, stride, dilation, padding):
+    return (unfold_windows(g, kernel, stride, dilation, padding, 0.0),)
+
+
+unfold_p = Primitive("unfold_windows", _unfold_impl, _unfold_rule, kind="linear",
+                     saves_inputs=False, vjp=_unfold_vjp, jvp=_unfold_jvp,
+                     backward_name="Im2ColBackward0")
+fold_p = Primitive("fold_windows", _fold_impl, _fold_rule, kind="linear", saves_inputs=False,
+                   vjp=_fold_vjp, backward_name="Col2ImBackward0")
+
+
+def unfold_windows(input, kernel: tuple, stride: tuple, dilation: tuple, padding: tuple,
+                   pad_value: float = 0.0):
+    """All windows of the trailing ``len(kernel)`` axes: shape ``(*lead, *kernel, *counts)``.
+
+    ``padding`` holds one ``(before, after)`` pair per window axis, filled with
+    ``pad_value``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> from unigrad.ops.nn_convolution import unfold_windows
+        >>> unfold_windows(ug.arange(4.0), (2,), (1,), (1,), ((0, 0),))
+        tensor([[0., 1., 2.],
+                [1., 2., 3.]])
+    """
+    return bind(unfold_p, input, kernel=tuple(kernel), stride=tuple(stride),
+                dilation=tuple(dilation), padding=tuple(tuple(p) for p in padding),
+                pad_value=float(pad_value))
+
+
+def fold_windows(columns, spatial: tuple, kernel: tuple, stride: tuple, dilation: tuple,
+                 padding: tuple):
+    """Sum windows laid out as :func:`unfold_windows` makes them back into ``spatial`` axes.
+
+    Example:
+        >>> import unigrad as ug
+        >>> from unigrad.ops.nn_convolution import fold_windows
+        >>> fold_windows(ug.ones((2, 3)), (4,), (2,), (1,), (1,), ((0, 0),))
+        tensor([1., 2., 2., 1.])
+    """
+    return bind(fold_p, columns, spatial=tuple(spatial), kernel=tuple(kernel),
+                stride=tuple(stride), dilation=tuple(dilation),
+                padding=tuple(tuple(p) for p in padding))
+
+
+# ----------------------------------------------------------------------------- argument checks
+
+def _tuple_argument(value, rank: int, name: str, context: str = "convolution") -> tuple:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return (int(value),) * rank
+    if isinstance(value, (tuple, list)) and len(value) == 1 and rank > 1:
+        return (int(value[0]),) * rank
+    if isinstance(value, (tuple, list)) and len(value) == rank and all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value):
+        return tuple(int(v) for v in value)
+    raise RuntimeError(f"expected {name} to be a single integer value or a list of {rank} values "
+                       f"to match the {context} dimensions, but got {name}={_listed(value)}")
+
+
+def _listed(value):
+    return list(value) if isinstance(value, (tuple, list)) else value
+
+
+def _size_text(shape) -> str:
+    return " x ".join(str(n) for n in shape)
+
+
+def _validate_reduction_free(stride, dilation, padding):
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+
+
+def _conv_padding(padding, kernel: tuple, stride: tuple, dilation: tuple) -> tuple:
+    """``(before, after)`` pairs from an int, a tuple, ``'valid'`` or ``'same'``."""
+    rank = len(kernel)
+    if isinstance(padding, str):
+        if padding == "valid":
+            return ((0, 0),) * rank
+        if padding != "same":
+            raise RuntimeError(f"Invalid padding string: {padding!r}")
+        if any(s != 1 for s in stride):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        pairs = []
+        for k, d in zip(kernel, dilation):
+            total = d * (k - 1)
+            pairs.append((total // 2, total - total // 2))
+        return tuple(pairs)
+    amounts = _tuple_argument(padding, rank, "padding")
+    if any(p < 0 for p in amounts):
+        raise RuntimeError("negative padding is not supported")
+    return tuple((p, p) for p in amounts)
+
+
+# ----------------------------------------------------------------------------- convolution
+
+def _convolution(input, weight, bias, stride, padding, dilation, groups, rank: int, name: str):
+    input_shape = tuple(input.shape)
+    if len(input_shape) not in (rank + 1, rank + 2):
+        raise RuntimeError(f"Expected {rank + 1}D (unbatched) or {rank + 2}D (batched) input to "
+                           f"{name}, but got input of size: {list(input_shape)}")
+    weight_shape = tuple(weight.shape)
+    if len(weight_shape) != rank + 2:
+        raise RuntimeError(f"{name}: expected weight to be {rank + 2}-dimensional (out_channels, "
+                           f"in_channels / groups, *kernel_size), but got weight of size "
+                           f"{list(weight_shape)}")
+    stride = _tuple_argument(stride, rank, "stride")
+    dilation = _tuple_argument(dilation, rank, "dilation")
+    kernel = weight_shape[2:]
+    _validate_reduction_free(stride, dilation, ())
+    padding = _conv_padding(padding, kernel, stride, dilation)
+    if not isinstance(groups, (int, np.integer)) or groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    batched = len(input_shape) == rank + 2
+    if not batched:
+        input = reshape(input, (1,) + input_shape)
+    batch, channels = tuple(input.shape[:2])
+    out_channels = weight_shape[0]
+    if out_channels % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size [{list(weight_shape)}] "
+                           f"instead")
+    if channels != weight_shape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {list(weight_shape)}, expected "
+                           f"input{list(input.shape)} to have {weight_shape[1] * groups} "
+                           f"channels, but got {channels} channels instead")
+    if bias is not None and tuple(bias.shape) != (out_channels,):
+        raise RuntimeError(f"Given weight of size {list(weight_shape)}, expected bias to be "
+                           f"1-dimensional with {out_channels} elements, but got bias of size "
+                           f"{list(bias.shape)} instead")
+    padded = _padded_shape(tuple(input.shape[2:]), padding)
+    extents = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
+    if any(p < e for p, e in zip(padded, extents)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({_size_text(padded)}). "
+                           f"Kernel size: ({_size_text(extents)}). Kernel size can't be greater "
+                           f"than actual input size")
+    # the batch axis joins the window counts (a window axis of extent 1), so the columns come
+    # out as (groups, C_in / groups * kernel, N * L) and each group is one GEMM
+    grouped = reshape(input, (batch, groups, channels // groups) + tuple(input.shape[2:]))
+    grouped = transpose_axes(grouped, (1, 2, 0) + tuple(range(3, rank + 3)))
+    columns = unfold_windows(grouped, (1,) + kernel, (1,) + stride, (1,) + dilation,
+                             ((0, 0),) + padding)
+    counts = tuple(columns.shape[-rank:])
+    window = weight_shape[1] * math.prod(kernel)
+    columns = reshape(columns, (groups, window, batch * math.prod(counts)))
+    weight = reshape(weight, (groups, out_channels // groups, window))
+    if groups == 1:
+        output = matmul(reshape(weight, (out_channels, window)),
+                        reshape(columns, columns.shape[1:]))
+    else:
+        output = matmul(weight, columns)
+    output = reshape(output, (out_channels, batch) + counts)
+    output = transpose_axes(output, (1, 0) + tuple(range(2, rank + 2)))
+    if bias is not None:
+        output = output + reshape(bias, (out_channels,) + (1,) * rank)
+    return output if batched else reshape(output, tuple(output.shape[1:]))
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
+    """1-D convolution (cross-correlation) over ``(N, C_in, L)`` or ``(C_in, L)`` input.
+
+    ``weight`` is ``(C_out, C_in / groups, kernel)``; ``padding`` is an int, a
+    1-tuple, ``'valid'`` or ``'same'``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.conv1d(ug.tensor([[[1.0, 2.0, 3.0, 4.0]]]), ug.tensor([[[1.0, -1.0]]]))
+        tensor([[[-1., -1., -1.]]])
+    """
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
+    """2-D convolution (cross-correlation) over ``(N, C_in, H, W)`` or ``(C_in, H, W)`` input.
+
+    ``weight`` is ``(C_out, C_in / groups, kH, kW)``; ``stride``, ``padding``
+    and ``dilation`` are ints or pairs, ``padding`` may also be ``'valid'`` or
+    ``'same'`` (stride 1 only). Computed as im2col plus one matmul.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> x = ug.ones((1, 1, 3, 3))
+        >>> F.conv2d(x, ug.ones((1, 1, 2, 2)), padding=1)[0, 0]
+        tensor([[1., 2., 2., 1.],
+                [2., 4., 4., 2.],
+                [2., 4., 4., 2.],
+                [1., 2., 2., 1.]])
+    """
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """PyTorch's ``F.unfold``: ``(N, C, H, W)`` -> ``(N, C * kH * kW, L)`` sliding blocks.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.unfold(ug.ones((1, 2, 3, 3)), 2).shape
+        (1, 8, 4)
+    """
+    if len(input.shape) not in (3, 4):
+        raise RuntimeError(f"Input Error: Only 3D or 4D input Tensors are supported (got "
+                           f"{len(input.shape)}D)")
+    kernel = _tuple_argument(kernel_size, 2, "kernel_size", "unfold")
+    dilation = _tuple_argument(dilation, 2, "dilation", "unfold")
+    stride = _tuple_argument(stride, 2, "stride", "unfold")
+    amounts = _tuple_argument(padding, 2, "padding", "unfold")
+    _validate_reduction_free(stride, dilation, amounts)
+    columns = unfold_windows(input, kernel, stride, dilation, tuple((p, p) for p in amounts))
+    lead = tuple(columns.shape[:-4])
+    return reshape(columns, lead[:-1] + (lead[-1] * math.prod(kernel), -1))
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """PyTorch's ``F.fold``: sums ``(N, C * kH * kW, L)`` blocks into ``(N, C, *output_size)``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.fold(ug.ones((1, 4, 4)), (3, 3), 2)[0, 0]
+        tensor([[1., 2., 1.],
+                [2., 4., 2.],
+                [1., 2., 1.]])
+    """
+    if len(input.shape) not in (2, 3):
+        raise RuntimeError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are "
+                           f"supported (got {len(input.shape)}D)")
+    spatial = _tuple_argument(output_size, 2, "output_size", "fold")
+    kernel = _tuple_argument(kernel_size, 2, "kernel_size", "fold")
+    dilation = _tuple_argument(dilation, 2, "dilation", "fold")
+    stride = _tuple_argument(stride, 2, "stride", "fold")
+    amounts = _tuple_argument(padding, 2, "padding", "fold")
+    _validate_reduction_free(stride, dilation, amounts)
+    padding = tuple((p, p) for p in amounts)
+    counts = _window_counts(_padded_shape(spatial, padding), kernel, stride, dilation)
+    lead = tuple(input.shape[:-2])
+    blocks, length = tuple(input.shape[-2:])
+    if blocks % math.prod(kernel) or length != math.prod(counts):
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product "
+                           f"of kernel_size ({math.prod(kernel)}) and its last dimension to match "
+                           f"the calculated number of sliding blocks {_size_text(counts)} = "
+                           f"{math.prod(counts)}, but got input of size {list(input.shape)}")
+    columns = reshape(input, lead + (blocks // math.prod(kernel),) + kernel + counts)
+    return fold_windows(columns, spatial, kernel, stride, dilation, padding)
+
+
+# ----------------------------------------------------------------------------- pooling
+
+def _pool_geometry(input, kernel_size, stride, padding, dilation, ceil_mode):
+    """Window parameters and ``(before, after)`` padding (``after`` covers ceil_mode overhang)."""
+    shape = tuple(input.shape)
+    if len(shape) not in (3, 4) or 0 in shape[-3:]:
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    kernel = _tuple_argument(kernel_size, 2, "kernel_size", "pooling")
+    stride = kernel if stride is None or stride == () or stride == [] else \
+        _tuple_argument(stride, 2, "stride", "pooling")
+    amounts = _tuple_argument(padding, 2, "padding", "pooling")
+    dilation = _tuple_argument(dilation, 2, "dilation", "pooling")
+    if any(k <= 0 for k in kernel):
+        raise RuntimeError("kernel size should be greater than zero")
+    _validate_reduction_free(stride, dilation, amounts)
+    for p, k, d in zip(amounts, kernel, dilation):
+        if p > (d * (k - 1) + 1) // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                               f"pad={p}, kernel_size={k} and dilation={d}")
+    counts, pairs = [], []
+    for n, k, s, p, d in zip(shape[-2:], kernel, stride, amounts, dilation):
+        span = n + 2 * p - d * (k - 1) - 1
+        count = (-(-span // s) if ceil_mode else span // s) + 1
+        if ceil_mode and (count - 1) * s >= n + p:
+            count -= 1
+        counts.append(count)
+        overhang = max(0, (count - 1) * s + d * (k - 1) + 1 - n - 2 * p)
+        pairs.append((p, p + overhang))
+    if any(c < 1 for c in counts):
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, shape[-3:]))}). Calculated "
+                           f"output size: ({'x'.join(map(str, shape[-3:-2] + tuple(counts)))}). "
+                           f"Output size is too small")
+    return kernel, stride, dilation, tuple(pairs)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+               return_indices: bool = False):
+    """2-D max pooling over ``(N, C, H, W)`` or ``(C, H, W)``; padding counts as ``-inf``.
+
+    The gradient of each window goes to its maximum (shared evenly between tied
+    maxima). ``return_indices=True`` also returns each maximum's flat index in
+    its ``H * W`` plane.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.max_pool2d(ug.tensor([[[1.0, 3.0], [4.0, 2.0]]]), 2)
+        tensor([[[4.]]])
+    """
+    input = float_operand(input)
+    kernel, stride, dilation, padding = _pool_geometry(input, kernel_size, stride, padding,
+                                                       dilation, ceil_mode)
+    columns = unfold_windows(input, kernel, stride, dilation, padding, -math.inf)
+    output = amax(columns, dim=(-4, -3))
+    if not return_indices:
+        return output
+    return output, _max_indices(columns, tuple(input.shape[-2:]), kernel, stride, dilation,
+                                padding)
+
+
+def _max_indices(columns, spatial, kernel, stride, dilation, padding) -> Tensor:
+    """Flat ``H * W`` index of each window's (first) maximum, as PyTorch returns them."""
+    from .creation import tensor
+    data = columns._data if isinstance(columns, Tensor) else columns
+    xp = namespace_of(data)
+    flat = data.reshape(data.shape[:-4] + (-1,) + data.shape[-2:])
+    offset = xp.argmax(flat, axis=-3)
+    rows, cols = offset // kernel[1], offset % kernel[1]
+    counts = data.shape[-2:]
+    row_start = xp.arange(counts[0]).reshape(-1, 1) * stride[0] - padding[0][0]
+    col_start = xp.arange(counts[1]).reshape(1, -1) * stride[1] - padding[1][0]
+    row = row_start + rows * dilation[0]
+    col = col_start + cols * dilation[1]
+    return tensor(row * spatial[1] + col, dtype="int64")
+
+
+def _pool_divisor(spatial, kernel, stride, padding, declared, count_include_pad, xp, dtype):
+    """How many positions each average-pool window divides by (PyTorch's rule)."""
+    divisor = None
+    for n, k, s, (before, after), p in zip(spatial, kernel, stride, padding, declared):
+        counted = xp.zeros(n + before + after, dtype=dtype)
+        counted[before - p if count_include_pad else before:before + n + (p if count_include_pad
+                                                                          else 0)] = 1
+        windows = _unfold_impl(counted, (k,), (s,), (1,), ((0, 0),), 0.0).sum(axis=0)
+        divisor = windows if divisor is None else divisor[:, None] * windows[None, :]
+    return divisor
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override=None):
+    """2-D average pooling over ``(N, C, H, W)`` or ``(C, H, W)``.
+
+    ``count_include_pad`` counts zero padding in each window's divisor;
+    windows that ``ceil_mode`` lets overhang the input never count the overhang.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.avg_pool2d(ug.tensor([[[1.0, 3.0], [4.0, 2.0]]]), 2)
+        tensor([[[2.5000]]])
+    """
+    input = float_operand(input)
+    declared = _tuple_argument(padding, 2, "padding", "pooling")
+    kernel, stride, dilation, padding = _pool_geometry(input, kernel_size, stride, padding, 1,
+                                                       ceil_mode)
+    columns = unfold_windows(input, kernel, stride, dilation, padding)
+    if divisor_override is not None:
+        if divisor_override == 0:
+            raise RuntimeError("divisor must be not zero")
+        return sum(columns, dim=(-4, -3)) / float(divisor_override)
+    uniform = all(after == p for (_, after), p in zip(padding, declared)) and (
+        count_include_pad or not any(declared))
+    if uniform:
+        return mean(columns, dim=(-4, -3))
+    data = input._data if isinstance(input, Tensor) else input
+    divisor = _pool_divisor(tuple(input.shape[-2:]), kernel, stride, padding, declared,
+                            count_include_pad, namespace_of(data), data.dtype)
+    return sum(columns, dim=(-4, -3)) / Tensor(divisor)
+
+
+__all__ = ["conv1d", "conv2d", "unfold", "fold", "max_pool2d", "avg_pool2d", "unfold_windows",
+           "fold_windows"]
