@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 import unigrad as ug
+from unigrad.abstract import ShapedArray
 from unigrad.ops import _primitive
-from unigrad.ops._shape_rules import ShapedArray
 from unigrad.tensor import Tensor
 
 from .spec import OpSpec, Sample

@@ -22,8 +22,7 @@ import traceback
 
 from .. import _state
 from ..backend import ndarray
-from ..ops._shape_rules import ShapedArray
-from ..tensor import Tensor, _grad_lock, _make_tensor
+from ..tensor import Tensor, _grad_lock, _make_tensor, bump_version, version_of
 from .node import RELEASED, Node
 
 _local = _state.local
@@ -135,71 +134,99 @@ def _needed_nodes(starts, captures) -> set:
 def _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph, accumulate):
     ready = [s for s in starts if deps.get(s, 0) == 0]
     assigned: set = set()
+    pop_ready = ready.pop
+    push_ready = ready.append
     pop_buffer = buffers.pop
+    get_buffer = buffers.get
+    slow_mode = create_graph or _global.anomaly_enabled
+    release = not retain_graph
     while ready:
-        target = ready.pop()
-        grad = pop_buffer(target, None)
-        if type(target) is not Node:
-            _finish_leaf(target, grad, captures, accumulate, create_graph, assigned)
+        node = pop_ready()
+        grad = pop_buffer(node, None)
+        if type(node) is not Node:
+            _finish_leaf(node, grad, captures, accumulate, create_graph, assigned)
             continue
-        node = target
         hooks = node.hooks
-        if grad is not None and hooks is not None:
+        if hooks is not None and grad is not None:
             grad = _run_tensor_hooks(node, hooks, grad, create_graph)
         if captures is not None and node in captures:
             captures[node] = grad
         edges = node.edges
-        if grad is not None and (needed is None or node in needed):
-            grads, inputs = _run_node(node, grad, retain_graph, create_graph)
-            for i, edge in enumerate(edges):
-                if edge is None:
-                    continue
-                g = grads[i]
-                if g is not None:
-                    x = inputs[i]
-                    if g.shape != x.shape or (g.dtype is not x.dtype and g.dtype != x.dtype):
-                        g = _conform(g, x.shape, x.dtype)
-                    previous = buffers.get(edge)
-                    buffers[edge] = g if previous is None else previous + g
-                remaining = deps[edge] - 1
-                deps[edge] = remaining
-                if remaining == 0:
-                    ready.append(edge)
-        else:
+        if grad is None or (needed is not None and node not in needed):
             for edge in edges:
-                if edge is None:
-                    continue
-                remaining = deps[edge] - 1
-                deps[edge] = remaining
-                if remaining == 0:
-                    ready.append(edge)
+                if edge is not None:
+                    remaining = deps[edge] - 1
+                    deps[edge] = remaining
+                    if remaining == 0:
+                        push_ready(edge)
+            continue
+        if hooks is None and not slow_mode:
+            # the common case, inlined: no hooks, no recording, no anomaly checks
+            prim = node.prim
+            inputs = node.metas
+            if inputs is None:
+                saved = node.saved
+                if saved is RELEASED:
+                    raise RuntimeError(ERR_BACKWARD_TWICE)
+                inputs = []
+                for value, version in zip(saved, node.versions):
+                    if version is None:
+                        inputs.append(value)
+                    elif (0 if value._vc is None else value._vc[0]) == version:
+                        inputs.append(value._data)
+                    else:
+                        raise RuntimeError(_version_message(value._data, node,
+                                                            version_of(value), version, value))
+            out = node.out
+            if out is not None:
+                out = _unpack_output(node, out, False)
+            elif prim.saves_output:
+                raise RuntimeError(ERR_BACKWARD_TWICE)
+            grads = prim.vjp(grad, out, node.needs, *inputs, **node.params)
+            if release and (prim.saves_inputs or prim.saves_output):
+                node.saved = RELEASED
+                node.out = None
+        else:
+            grads, inputs = _run_node(node, hooks, grad, retain_graph, create_graph)
+        i = -1
+        for edge in edges:
+            i += 1
+            if edge is None:
+                continue
+            g = grads[i]
+            if g is not None:
+                x = inputs[i]
+                if g.shape != x.shape or (g.dtype is not x.dtype and g.dtype != x.dtype):
+                    g = _conform(g, x.shape, x.dtype)
+                previous = get_buffer(edge)
+                buffers[edge] = g if previous is None else previous + g
+            remaining = deps[edge] - 1
+            deps[edge] = remaining
+            if remaining == 0:
+                push_ready(edge)
 
 
-def _run_node(node: Node, grad, retain_graph: bool, create_graph: bool):
-    saved = node.saved
-    if saved is RELEASED:
-        raise RuntimeError(ERR_BACKWARD_TWICE)
+def _run_node(node: Node, hooks, grad, retain_graph: bool, create_graph: bool):
+    """Run one node's vjp rule; returns its cotangents and the inputs it saw."""
     prim = node.prim
-    hooks = node.hooks
     if hooks is not None and hooks.pre_hooks:
         for hook in hooks.pre_hooks:
             replaced = hook((_wrap(grad),))
             if replaced is not None:
                 grad = _unwrap_like(replaced[0], create_graph)
-    edges = node.edges
-    needs = tuple([edge is not None for edge in edges])
-    if node.metas is None:
+    inputs = node.metas
+    if inputs is None:
+        saved = node.saved
+        if saved is RELEASED:
+            raise RuntimeError(ERR_BACKWARD_TWICE)
         inputs = _unpack_inputs(node, saved, create_graph)
-    else:
-        inputs = [None if meta is None else ShapedArray.__new__(ShapedArray) for meta in node.metas]
-        for aval, meta in zip(inputs, node.metas):
-            if aval is not None:
-                aval.shape, aval.dtype = meta
     out = node.out
     if out is not None:
         out = _unpack_output(node, out, create_graph)
+    elif prim.saves_output:
+        raise RuntimeError(ERR_BACKWARD_TWICE)
     try:
-        grads = prim.vjp(grad, out, needs, *inputs, **node.params)
+        grads = prim.vjp(grad, out, node.needs, *inputs, **node.params)
     except Exception:
         if hooks is not None and hooks.forward_trace is not None:
             _report_forward_trace(node)
@@ -217,11 +244,12 @@ def _run_node(node: Node, grad, retain_graph: bool, create_graph: bool):
 
 
 def _unpack_inputs(node: Node, saved, create_graph: bool):
+    """Saved inputs, version-checked (``_execute`` inlines the plain-array case)."""
     inputs = []
     for value, version in zip(saved, node.versions):
         if version is not None:
-            if value._vc[0] != version:
-                raise RuntimeError(_version_message(value._data, node, value._vc[0], version,
+            if version_of(value) != version:
+                raise RuntimeError(_version_message(value._data, node, version_of(value), version,
                                                     value))
             inputs.append(value if create_graph else value._data)
         else:
@@ -322,7 +350,7 @@ def _accumulated(existing: Tensor, value, create_graph: bool) -> Tensor:
         from ..ops.elementwise import add
         return add(existing, value if isinstance(value, Tensor) else _make_tensor(value))
     existing._data += value
-    existing._vc[0] += 1
+    bump_version(existing)
     return existing
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .. import _state
-from ..tensor import Tensor, _make_tensor
+from ..tensor import Tensor, _make_tensor, shared_counter
 
 _local = _state.local
 
@@ -77,7 +77,7 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
     level = _current_level(level)
     dual = _make_tensor(tensor._data, tensor._requires_grad)
     dual._grad_fn = tensor._grad_fn
-    dual._vc = tensor._vc
+    dual._vc = shared_counter(tensor)
     if tangent._data.dtype != tensor._data.dtype:
         from ..ops.elementwise import cast
         tangent = cast(tangent, tensor._data.dtype)
@@ -99,7 +99,7 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
     tangent = tangent_of(tensor, level)
     primal = _make_tensor(tensor._data, tensor._requires_grad)
     primal._grad_fn = tensor._grad_fn
-    primal._vc = tensor._vc
+    primal._vc = shared_counter(tensor)
     return UnpackedDualTensor(primal, tangent)
 
 

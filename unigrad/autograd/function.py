@@ -48,8 +48,8 @@ from typing import Any
 import numpy as np
 
 from .. import _state
-from ..ops._shape_rules import ShapedArray
-from ..tensor import Tensor, _make_tensor
+from ..abstract import ShapedArray
+from ..tensor import Tensor, _make_tensor, shared_counter, version_of
 from .grad_mode import no_grad
 from .node import _INFERENCE_SAVE_ERROR, RELEASED, record
 
@@ -157,9 +157,9 @@ class FunctionCtx:
         count = self._input_count
         result = []
         for i, (value, version) in enumerate(zip(saved[count:], node.versions[count:])):
-            if value is not None and value._vc[0] != version:
+            if value is not None and version_of(value) != version:
                 from .engine import _version_message
-                raise RuntimeError(_version_message(value._data, node, value._vc[0], version,
+                raise RuntimeError(_version_message(value._data, node, version_of(value), version,
                                                     value))
             if i in self._output_slots and _local.grad_enabled:
                 value = _output_with_history(node, value, self._output_slots[i])
@@ -176,7 +176,7 @@ def _output_with_history(node, alias: Tensor, output_index) -> Tensor:
         packed = _make_tensor(_PACK_PLACEHOLDER, True)
         packed._grad_fn = node
         record(_select_rule(node.prim.name), (packed,), {"index": output_index}, tensor)
-    tensor._vc = alias._vc
+    tensor._vc = shared_counter(alias)
     return tensor
 
 
@@ -262,7 +262,7 @@ def _alias_returned_inputs(ctx: FunctionCtx, args: tuple, outputs: list) -> None
     for i, out in enumerate(outputs):
         if isinstance(out, Tensor) and id(out) in inputs and id(out) not in dirty:
             alias = _make_tensor(out._data)
-            alias._vc = out._vc
+            alias._vc = shared_counter(out)
             if ctx._to_save is not None:
                 ctx._to_save = tuple(alias if s is out else s for s in ctx._to_save)
             outputs[i] = alias
@@ -314,11 +314,11 @@ def _store_saved(cls, ctx: FunctionCtx, node, args: tuple, outputs: list, single
         position = next((k for k, out in enumerate(outputs) if out is tensor), None)
         if position is not None and tensor._grad_fn is not None:
             alias = _make_tensor(tensor._data)
-            alias._vc = tensor._vc
+            alias._vc = shared_counter(tensor)
             ctx._output_slots[i] = None if single else position
             tensor = alias
         saved.append(tensor)
-        versions.append(tensor._vc[0])
+        versions.append(version_of(tensor))
     ctx._to_save = None
     node.prim = cls._rule_with_saved
     node.saved = tuple(saved)

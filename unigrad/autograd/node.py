@@ -5,7 +5,8 @@ from __future__ import annotations
 import traceback
 
 from .. import _state
-from ..tensor import Tensor
+from ..abstract import ShapedArray
+from ..tensor import Tensor, shared_counter
 
 _global = _state.global_state
 
@@ -34,9 +35,10 @@ class Node:
     their version numbers at save time; ``metas`` holds ``(shape, dtype)`` of
     differentiable inputs when they are not saved; ``out`` is
     ``(data, version_counter, version)`` when the primitive saves its output.
+    ``needs[i]`` tells the rule whether input ``i`` needs a cotangent.
     """
 
-    __slots__ = ("prim", "params", "saved", "versions", "metas", "out", "edges", "hooks",
+    __slots__ = ("prim", "params", "saved", "versions", "metas", "out", "edges", "needs", "hooks",
                  "__weakref__")
 
     def name(self) -> str:
@@ -112,6 +114,21 @@ class _HookHandle:
 
 
 _new_node = object.__new__
+
+
+_AVALS: dict = {}
+
+
+def _interned_aval(key) -> ShapedArray:
+    """One shared, immutable ShapedArray per (shape, dtype): no allocation per recorded op."""
+    if len(_AVALS) >= 4096:
+        _AVALS.clear()
+    aval = _new_node(ShapedArray)
+    aval.shape, aval.dtype = key
+    _AVALS[key] = aval
+    return aval
+
+
 _INFERENCE_SAVE_ERROR = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
     "inference mode in computation tracked by autograd. To work around this, you can make a "
@@ -125,6 +142,7 @@ def record(prim, args, params, result: Tensor) -> None:
     node.prim = prim
     node.params = params
     edges = []
+    needs = []
     if prim.saves_inputs:
         versions = []
         for a in args:
@@ -132,13 +150,17 @@ def record(prim, args, params, result: Tensor) -> None:
                 if a._requires_grad:
                     fn = a._grad_fn
                     edges.append(a if fn is None else fn)
+                    needs.append(True)
                 else:
                     edges.append(None)
+                    needs.append(False)
                 if a._extra is not None and a._extra.get("inference"):
                     raise RuntimeError(_INFERENCE_SAVE_ERROR)
-                versions.append(a._vc[0])
+                counter = a._vc
+                versions.append(0 if counter is None else counter[0])
             else:
                 edges.append(None)
+                needs.append(False)
                 versions.append(None)
         node.saved = args
         node.versions = versions
@@ -149,17 +171,24 @@ def record(prim, args, params, result: Tensor) -> None:
             if isinstance(a, Tensor) and a._requires_grad:
                 fn = a._grad_fn
                 edges.append(a if fn is None else fn)
+                needs.append(True)
                 data = a._data
-                metas.append((data.shape, data.dtype))
+                key = (data.shape, data.dtype)
+                aval = _AVALS.get(key)
+                if aval is None:
+                    aval = _interned_aval(key)
+                metas.append(aval)
             else:
                 edges.append(None)
+                needs.append(False)
                 metas.append(None)
         node.saved = ()
         node.versions = None
         node.metas = metas
     node.edges = edges
+    node.needs = tuple(needs)
     if prim.saves_output:
-        counter = result._vc
+        counter = shared_counter(result)
         node.out = (result._data, counter, counter[0])
     else:
         node.out = None

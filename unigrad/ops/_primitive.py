@@ -30,7 +30,7 @@ from collections.abc import Callable
 from .. import _state
 from ..autograd.node import record as _record
 from ..backend import namespace_of, ndarray
-from ..tensor import Tensor
+from ..tensor import Tensor, shared_counter
 
 PRIMITIVES: dict[str, Primitive] = {}
 
@@ -143,7 +143,7 @@ def bind(prim: Primitive, *args, **params):
         else:
             arrays.append(a)
     try:
-        out = prim.impl(*arrays, **params)
+        out = prim.impl(*arrays, **params) if params else prim.impl(*arrays)
     except (ValueError, IndexError, TypeError) as error:
         raise _explain(prim, args, params, error) from error
     if out.__class__ is not ndarray and not isinstance(out, ndarray):
@@ -161,17 +161,17 @@ def bind(prim: Primitive, *args, **params):
     result._extra = None
     if prim.is_view and _may_share_memory(out, arrays[0]):
         base = args[0]
-        result._vc = base._vc
+        result._vc = shared_counter(base)
     else:
         base = None
-        result._vc = [0]
+        result._vc = None
     local = _local
     if requires_grad and local.grad_enabled and prim.differentiable and out.dtype.kind == "f":
         _record(prim, args, params, result)
         if base is not None and base._requires_grad:
             result._extra = {"view_of": (base, prim, params)}
     elif local.inference_mode:
-        result._mark_inference()
+        result._extra = {"inference": True}
     if local.forward_levels:
         from ..autograd.forward_ad import propagate
         propagate(prim, args, params, result)

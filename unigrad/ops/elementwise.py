@@ -19,7 +19,7 @@ import numpy as np
 
 from ..backend import DEFAULT_FLOAT, namespace_of, to_numpy_dtype
 from ..tensor import Tensor
-from ._dtypes import coerce_operands, float_operand, true_divide_dtype
+from ._dtypes import coerce_operands, float_constant, float_operand, true_divide_dtype
 from ._primitive import Primitive, bind
 from ._shape_rules import dtype_of, elementwise_rule, shape_of
 
@@ -229,8 +229,10 @@ def add(input, other, *, alpha=None):
     """
     if alpha is not None:
         other = mul(other, alpha)
-    if type(input) is Tensor and type(other) is float and input._data.dtype.kind == "f":
-        return bind(add_p, input, other)
+    if type(input) is Tensor and type(other) is float and type(input._data) is np.ndarray:
+        dtype = input._data.dtype
+        if dtype.kind == "f":
+            return bind(add_p, input, float_constant(other, dtype))
     return bind(add_p, *coerce_operands(input, other))
 
 
@@ -249,8 +251,10 @@ def mul(input, other):
         >>> ug.mul(ug.tensor([1.0, 2.0]), ug.tensor([[3.0], [4.0]])).shape
         (2, 2)
     """
-    if type(input) is Tensor and type(other) is float and input._data.dtype.kind == "f":
-        return bind(mul_p, input, other)
+    if type(input) is Tensor and type(other) is float and type(input._data) is np.ndarray:
+        dtype = input._data.dtype
+        if dtype.kind == "f":
+            return bind(mul_p, input, float_constant(other, dtype))
     return bind(mul_p, *coerce_operands(input, other))
 
 
@@ -368,6 +372,8 @@ def floor_divide(input, other):
 
 def _unary_public(prim, doc):
     def op(input):
+        if type(input) is Tensor and input._data.dtype.kind == "f":
+            return bind(prim, input)
         return bind(prim, float_operand(input))
     op.__name__ = prim.name
     op.__doc__ = doc

@@ -91,8 +91,8 @@ def _matmul_rule(a, b):
 def _matmul_vjp(g, out, needs, a, b):
     a_shape, b_shape = tuple(a.shape), tuple(b.shape)
     if len(a_shape) == 2 and len(b_shape) == 2:
-        return (bind(matmul_p, g, _mT(b)) if needs[0] else None,
-                bind(matmul_p, _mT(a), g) if needs[1] else None)
+        grad_b = bind(matmul_p, _mT(a), g) if needs[1] else None
+        return (bind(matmul_p, g, _mT(b)) if needs[0] else None, grad_b)
     if len(b_shape) == 2 and len(a_shape) > 2 and needs[1]:
         # (..., n, k) @ (k, m): the gradient of b is one GEMM over all rows
         rows = reshape(a, (-1, a_shape[-1]))
