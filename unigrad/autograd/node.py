@@ -129,6 +129,17 @@ def _interned_aval(key) -> ShapedArray:
     return aval
 
 
+_NEEDS: dict = {}
+
+
+def _needs_tuple(key) -> tuple:
+    """The shared ``needs`` tuple for ``key = (input count, bit mask)``, first input highest."""
+    count, mask = key
+    needs = tuple(bool(mask >> (count - 1 - i) & 1) for i in range(count))
+    _NEEDS[key] = needs
+    return needs
+
+
 _INFERENCE_SAVE_ERROR = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
     "inference mode in computation tracked by autograd. To work around this, you can make a "
@@ -142,25 +153,24 @@ def record(prim, args, params, result: Tensor) -> None:
     node.prim = prim
     node.params = params
     edges = []
-    needs = []
+    mask = 0  # bit i set when input i needs a cotangent
     if prim.saves_inputs:
         versions = []
         for a in args:
+            mask <<= 1
             if isinstance(a, Tensor):
                 if a._requires_grad:
                     fn = a._grad_fn
                     edges.append(a if fn is None else fn)
-                    needs.append(True)
+                    mask |= 1
                 else:
                     edges.append(None)
-                    needs.append(False)
                 if a._extra is not None and a._extra.get("inference"):
                     raise RuntimeError(_INFERENCE_SAVE_ERROR)
                 counter = a._vc
                 versions.append(0 if counter is None else counter[0])
             else:
                 edges.append(None)
-                needs.append(False)
                 versions.append(None)
         node.saved = args
         node.versions = versions
@@ -168,10 +178,11 @@ def record(prim, args, params, result: Tensor) -> None:
     else:
         metas = []
         for a in args:
+            mask <<= 1
             if isinstance(a, Tensor) and a._requires_grad:
                 fn = a._grad_fn
                 edges.append(a if fn is None else fn)
-                needs.append(True)
+                mask |= 1
                 data = a._data
                 key = (data.shape, data.dtype)
                 aval = _AVALS.get(key)
@@ -180,13 +191,14 @@ def record(prim, args, params, result: Tensor) -> None:
                 metas.append(aval)
             else:
                 edges.append(None)
-                needs.append(False)
                 metas.append(None)
         node.saved = ()
         node.versions = None
         node.metas = metas
     node.edges = edges
-    node.needs = tuple(needs)
+    key = (len(edges), mask)
+    needs = _NEEDS.get(key)
+    node.needs = needs if needs is not None else _needs_tuple(key)
     if prim.saves_output:
         counter = shared_counter(result)
         node.out = (result._data, counter, counter[0])
@@ -195,5 +207,53 @@ def record(prim, args, params, result: Tensor) -> None:
     node.hooks = None
     if _global.anomaly_enabled:
         node._hooks().forward_trace = traceback.extract_stack()[:-3]
+    result._grad_fn = node
+    result._requires_grad = True
+
+
+_ONE_NEEDED = (True,)
+_FIRST_NEEDED = (True, False)
+_NO_PARAMS: dict = {}  # shared and never mutated: elementwise primitives take no params
+
+
+def record_single(prim, args: tuple, x: Tensor, result: Tensor) -> None:
+    """:func:`record` when ``args[0] is x`` is the only Tensor and it requires grad.
+
+    Unrolled for the eager hot path (``bind_first_tensor``); anomaly mode never
+    comes here, and the node it builds is the one :func:`record` would build.
+    """
+    node = _new_node(Node)
+    node.prim = prim
+    node.params = _NO_PARAMS
+    fn = x._grad_fn
+    if len(args) == 1:
+        node.edges = [x if fn is None else fn]
+        node.needs = _ONE_NEEDED
+    else:
+        node.edges = [x if fn is None else fn, None]
+        node.needs = _FIRST_NEEDED
+    if prim.saves_inputs:
+        if x._extra is not None and x._extra.get("inference"):
+            raise RuntimeError(_INFERENCE_SAVE_ERROR)
+        counter = x._vc
+        node.saved = args
+        node.versions = [0 if counter is None else counter[0]] if len(args) == 1 else \
+            [0 if counter is None else counter[0], None]
+        node.metas = None
+    else:
+        data = x._data
+        key = (data.shape, data.dtype)
+        aval = _AVALS.get(key)
+        if aval is None:
+            aval = _interned_aval(key)
+        node.saved = ()
+        node.versions = None
+        node.metas = [aval] if len(args) == 1 else [aval, None]
+    if prim.saves_output:
+        counter = result._vc = [0]
+        node.out = (result._data, counter, 0)
+    else:
+        node.out = None
+    node.hooks = None
     result._grad_fn = node
     result._requires_grad = True

@@ -29,12 +29,14 @@ from collections.abc import Callable
 
 from .. import _state
 from ..autograd.node import record as _record
+from ..autograd.node import record_single as _record_single
 from ..backend import namespace_of, ndarray
 from ..tensor import Tensor, shared_counter
 
 PRIMITIVES: dict[str, Primitive] = {}
 
 _local = _state.local
+_global = _state.global_state
 
 # Test-only hooks ``fn(prim, args, params, out)`` called after every bind (empty: no cost).
 _observers: list = []
@@ -179,6 +181,39 @@ def bind(prim: Primitive, *args, **params):
 
 
 _new_tensor = object.__new__
+_NO_PARAMS: dict = {}
+
+
+def bind_first_tensor(prim: Primitive, x: Tensor, constant=_NO_PARAMS):
+    """``bind(prim, x)`` or ``bind(prim, x, constant)`` where only ``x`` is a Tensor.
+
+    The hot path of elementwise ops (``tanh(x)``, ``x * 0.5``): the same result
+    and recording as :func:`bind`, with the argument loop and the general
+    record unrolled for a single Tensor operand. Anything unusual (observers,
+    views, forward mode, inference mode, anomaly mode) goes through ``bind``.
+    """
+    args = (x,) if constant is _NO_PARAMS else (x, constant)
+    local = _local
+    if _observers or prim.is_view or local.forward_levels or local.inference_mode or \
+            _global.anomaly_enabled:
+        return bind(prim, *args)
+    try:
+        out = prim.impl(x._data) if constant is _NO_PARAMS else prim.impl(x._data, constant)
+    except (ValueError, IndexError, TypeError) as error:
+        raise _explain(prim, args, _NO_PARAMS, error) from error
+    if out.__class__ is not ndarray and not isinstance(out, ndarray):
+        out = namespace_of(out).asarray(out)
+    result = _new_tensor(Tensor)
+    result._data = out
+    result._grad = None
+    result._extra = None
+    result._vc = None
+    if x._requires_grad and local.grad_enabled and prim.differentiable and out.dtype.kind == "f":
+        _record_single(prim, args, x, result)
+    else:
+        result._requires_grad = False
+        result._grad_fn = None
+    return result
 
 
 def _may_share_memory(a, b) -> bool:

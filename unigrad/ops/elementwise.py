@@ -19,10 +19,11 @@ import numpy as np
 
 from ..backend import DEFAULT_FLOAT, namespace_of, to_numpy_dtype
 from ..tensor import Tensor
-from ._dtypes import coerce_operands, float_constant, float_operand, true_divide_dtype
-from ._primitive import Primitive, bind
+from ._dtypes import _CONSTANTS, coerce_operands, float_constant, float_operand, true_divide_dtype
+from ._primitive import Primitive, bind, bind_first_tensor
 from ._shape_rules import dtype_of, elementwise_rule, shape_of
 
+_ndarray = np.ndarray
 _same = elementwise_rule()
 _boolean = elementwise_rule(lambda *avals: np.bool_)
 
@@ -142,7 +143,9 @@ sin_p = _unary("sin", np.sin, lambda g, out, needs, x: (g * cos(x),))
 cos_p = _unary("cos", np.cos, lambda g, out, needs, x: (-g * sin(x),))
 tan_p = _unary("tan", np.tan, lambda g, out, needs, x: (g * (out * out + 1.0),),
                saves_output=True, saves_inputs=False)
-tanh_p = _unary("tanh", np.tanh, lambda g, out, needs, x: (g * (1.0 - out * out),),
+# g - g*out*out rather than g*(1 - out*out): array-array ops only; NumPy is about twice as
+# slow per call on small arrays when one operand is a Python float
+tanh_p = _unary("tanh", np.tanh, lambda g, out, needs, x: (g - g * out * out,),
                 saves_output=True, saves_inputs=False)
 
 
@@ -219,6 +222,22 @@ def _binary(prim):
     return op
 
 
+def _bind_unary(prim, input):
+    """``bind(prim, input)`` through the single-Tensor fast path when it applies."""
+    if type(input) is Tensor:
+        return bind_first_tensor(prim, input)
+    return bind(prim, input)
+
+
+def _constant_for(data, value: float):
+    """``value`` as a cached 0-d array of ``data``'s float dtype (None if not a float array)."""
+    dtype = data.dtype
+    if dtype.kind != "f" or type(data) is not _ndarray:
+        return None
+    constant = _CONSTANTS.get((value, dtype))
+    return float_constant(value, dtype) if constant is None else constant
+
+
 def add(input, other, *, alpha=None):
     """``input + alpha * other`` with broadcasting.
 
@@ -229,10 +248,10 @@ def add(input, other, *, alpha=None):
     """
     if alpha is not None:
         other = mul(other, alpha)
-    if type(input) is Tensor and type(other) is float and type(input._data) is np.ndarray:
-        dtype = input._data.dtype
-        if dtype.kind == "f":
-            return bind(add_p, input, float_constant(other, dtype))
+    if type(other) is float and type(input) is Tensor:
+        constant = _constant_for(input._data, other)
+        if constant is not None:
+            return bind_first_tensor(add_p, input, constant)
     return bind(add_p, *coerce_operands(input, other))
 
 
@@ -240,6 +259,10 @@ def sub(input, other, *, alpha=None):
     """``input - alpha * other`` with broadcasting."""
     if alpha is not None:
         other = mul(other, alpha)
+    if type(other) is float and type(input) is Tensor:
+        constant = _constant_for(input._data, other)
+        if constant is not None:
+            return bind_first_tensor(sub_p, input, constant)
     return bind(sub_p, *coerce_operands(input, other))
 
 
@@ -251,10 +274,10 @@ def mul(input, other):
         >>> ug.mul(ug.tensor([1.0, 2.0]), ug.tensor([[3.0], [4.0]])).shape
         (2, 2)
     """
-    if type(input) is Tensor and type(other) is float and type(input._data) is np.ndarray:
-        dtype = input._data.dtype
-        if dtype.kind == "f":
-            return bind(mul_p, input, float_constant(other, dtype))
+    if type(other) is float and type(input) is Tensor:
+        constant = _constant_for(input._data, other)
+        if constant is not None:
+            return bind_first_tensor(mul_p, input, constant)
     return bind(mul_p, *coerce_operands(input, other))
 
 
@@ -267,6 +290,10 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
                          f"found '{rounding_mode}'")
+    if type(other) is float and type(input) is Tensor:
+        constant = _constant_for(input._data, other)
+        if constant is not None:
+            return bind_first_tensor(div_p, input, constant)
     return bind(div_p, *true_divide_dtype(input, other))
 
 
@@ -282,7 +309,7 @@ def trunc(input):
 
 def neg(input):
     """``-input``."""
-    return bind(neg_p, input)
+    return _bind_unary(neg_p, input)
 
 
 negative = neg
@@ -373,7 +400,7 @@ def floor_divide(input, other):
 def _unary_public(prim, doc):
     def op(input):
         if type(input) is Tensor and input._data.dtype.kind == "f":
-            return bind(prim, input)
+            return bind_first_tensor(prim, input)
         return bind(prim, float_operand(input))
     op.__name__ = prim.name
     op.__doc__ = doc
@@ -395,12 +422,12 @@ erf = _unary_public(erf_p, "The error function.")
 
 def relu(input):
     """``max(input, 0)``; the gradient at 0 is 0 as in PyTorch."""
-    return bind(relu_p, input)
+    return _bind_unary(relu_p, input)
 
 
 def abs(input):
     """Absolute value; gradient ``sign(input)`` (0 at 0)."""
-    return bind(abs_p, input)
+    return _bind_unary(abs_p, input)
 
 
 absolute = abs
@@ -408,22 +435,22 @@ absolute = abs
 
 def sign(input):
     """-1, 0 or 1 (zero gradient)."""
-    return bind(sign_p, input)
+    return _bind_unary(sign_p, input)
 
 
 def floor(input):
     """Round down (zero gradient)."""
-    return bind(floor_p, input)
+    return _bind_unary(floor_p, input)
 
 
 def ceil(input):
     """Round up (zero gradient)."""
-    return bind(ceil_p, input)
+    return _bind_unary(ceil_p, input)
 
 
 def round(input):
     """Round half to even (zero gradient)."""
-    return bind(round_p, input)
+    return _bind_unary(round_p, input)
 
 
 # ----------------------------------------------------------------------------- composites
