@@ -9,6 +9,8 @@ Example:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..tensor import Tensor
@@ -20,6 +22,8 @@ def _as_shape(shape) -> tuple:
     """Accept ``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` spellings of a shape."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
+    if all(type(dim) is int for dim in shape):  # the common case, already clean
+        return shape
     result = []
     for dim in shape:
         if isinstance(dim, Tensor):
@@ -112,7 +116,7 @@ def reshape(input, *shape):
     current = input.shape
     if current == shape:
         return input
-    shape = _resolve_shape(shape, int(np.prod(current, dtype=np.int64)))
+    shape = _resolve_shape(shape, math.prod(current))
     if current == shape:
         return input
     return bind(reshape_p, input, shape=shape)
