@@ -91,6 +91,9 @@ def float_operand(x):
         return np.asarray(x)
     if type(x) in _SCALARS or isinstance(x, (list, tuple)):
         return _make_tensor(as_array(x, DEFAULT_FLOAT))
+    if not hasattr(x, "dtype"):
+        raise TypeError(f"expected a Tensor, an array or a number as input, got "
+                        f"{type(x).__name__}")
     return x
 
 

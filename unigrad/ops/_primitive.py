@@ -221,10 +221,33 @@ def _may_share_memory(a, b) -> bool:
 
 
 def _explain(prim: Primitive, args, params, error: Exception) -> Exception:
-    """Turn a backend error into one that names the op and its operands."""
+    """Turn a backend error into one that names the op and its operands.
+
+    Operands that do not broadcast get PyTorch's RuntimeError, naming the
+    first dimension that disagrees.
+    """
+    if prim.kind == "elementwise" and "broadcast" in str(error):
+        mismatch = _broadcast_mismatch([getattr(a, "shape", ()) for a in args])
+        if mismatch is not None:
+            return RuntimeError(mismatch)
     described = ", ".join(_describe(a) for a in args)
     extra = f" with {params}" if params else ""
     return type(error)(f"{prim.name}(): {error} (operands: {described}{extra})")
+
+
+def _broadcast_mismatch(shapes: list) -> str | None:
+    """PyTorch's message for the first pair of operand shapes that cannot broadcast."""
+    names = "ab"
+    for first in range(len(shapes)):
+        for second in range(first + 1, len(shapes)):
+            a, b = tuple(shapes[first]), tuple(shapes[second])
+            for offset in range(1, min(len(a), len(b)) + 1):
+                if a[-offset] != b[-offset] and 1 not in (a[-offset], b[-offset]):
+                    dimension = max(len(a), len(b)) - offset
+                    return (f"The size of tensor {names[min(first, 1)]} ({a[-offset]}) must match "
+                            f"the size of tensor {names[min(second, 1)]} ({b[-offset]}) at "
+                            f"non-singleton dimension {dimension}")
+    return None
 
 
 def _describe(value) -> str:
