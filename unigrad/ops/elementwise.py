@@ -494,10 +494,22 @@ def gelu(input, approximate: str = "none"):
 
 
 def softplus(input, beta: float = 1.0, threshold: float = 20.0):
-    """``log(1 + exp(beta * input)) / beta``, linear above ``threshold`` as in PyTorch."""
+    """``log(1 + exp(beta * input)) / beta``, linear above ``threshold`` as in PyTorch.
+
+    Built on the ``logsigmoid`` primitive (``softplus(x) = -logsigmoid(-x)``), so
+    its derivatives are exact at 0, where a relu/abs formula has kinks.
+
+    Example:
+        >>> import unigrad as ug
+        >>> x = ug.tensor(0.0, requires_grad=True)
+        >>> (slope,) = ug.autograd.grad(ug.softplus(x), x)
+        >>> slope
+        tensor(0.5000)
+    """
+    from .nn_activations import logsigmoid
     input = float_operand(input)
     scaled = input * beta if beta != 1.0 else input
-    stable = relu(scaled) + log1p(exp(-abs(scaled)))
+    stable = -logsigmoid(-scaled)
     if beta != 1.0:
         stable = stable / beta
     return where(scaled > threshold, input, stable)

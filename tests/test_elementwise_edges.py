@@ -1,0 +1,25 @@
+"""Elementwise ops at their edges: broadcast errors, bad operands, kinks."""
+
+import pytest
+
+import unigrad as ug
+
+
+def test_operands_that_do_not_broadcast_raise_pytorchs_error():
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(3\) must match the size of "
+                                           r"tensor b \(4\) at non-singleton dimension 1"):
+        ug.ones(2, 3) + ug.ones(4)
+
+
+def test_unary_op_on_a_string_names_what_it_expected():
+    with pytest.raises(TypeError, match="expected a Tensor, an array or a number as input, "
+                                        "got str"):
+        ug.exp("a")
+
+
+def test_softplus_derivatives_are_exact_at_zero():
+    x = ug.tensor(0.0, dtype=ug.float64, requires_grad=True)
+    (first,) = ug.autograd.grad(ug.softplus(x), x, create_graph=True)
+    (second,) = ug.autograd.grad(first, x)
+    assert first.item() == 0.5
+    assert second.item() == 0.25
