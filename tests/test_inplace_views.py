@@ -83,3 +83,39 @@ def test_make_dual_outside_a_level_is_an_error():
     import unigrad.autograd.forward_ad as fwAD
     with pytest.raises(RuntimeError, match="dual_level"):
         fwAD.make_dual(ug.zeros(2), ug.ones(2))
+
+
+def test_scaling_saves_only_the_scale_so_later_inplace_changes_are_fine():
+    # PyTorch's MulBackward0 saves ``other`` for ``self``'s gradient and ``self``
+    # for ``other``'s: with a constant factor the tensor itself is not saved.
+    x = leaf()
+    h = x * 1.0
+    y = h * 2.0
+    h.add_(5.0)
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0, 2.0, 2.0]
+
+
+def test_product_of_two_tensors_still_detects_inplace_changes():
+    a = leaf()
+    b = ug.tensor([1.0, 1.0, 2.0, 2.0], requires_grad=True)
+    p = a * 1.0
+    q = p * b
+    p.mul_(2.0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        q.sum().backward()
+
+
+def test_scaled_intermediate_is_not_kept_alive():
+    import gc
+    import weakref
+
+    x = leaf()
+    h = x * 1.0
+    alive = weakref.ref(h)
+    y = h * 3.0
+    del h
+    gc.collect()
+    assert alive() is None
+    y.sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0, 3.0, 3.0]

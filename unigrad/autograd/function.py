@@ -88,7 +88,8 @@ class _BackwardRule:
     """The primitive-like object a Function's node runs (what the engine calls ``prim``)."""
 
     __slots__ = ("name", "backward_name", "vjp", "jvp", "saves_inputs", "saves_output",
-                 "differentiable", "is_view", "kind")
+                 "differentiable", "is_view", "kind", "saved_for",
+                 "saves_lone_first")
 
     def __init__(self, name: str, vjp: Callable, saves_inputs: bool):
         self.name = name
@@ -99,6 +100,8 @@ class _BackwardRule:
         self.saves_output = False
         self.differentiable = True
         self.is_view = False
+        self.saved_for = None
+        self.saves_lone_first = saves_inputs
         self.kind = "other"
 
     def __repr__(self) -> str:

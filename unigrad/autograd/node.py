@@ -147,6 +147,24 @@ _INFERENCE_SAVE_ERROR = (
     "unigrad.inference_mode().")
 
 
+def _aval_of(data) -> ShapedArray:
+    key = (data.shape, data.dtype)
+    aval = _AVALS.get(key)
+    return aval if aval is not None else _interned_aval(key)
+
+
+def _keep_only_needed(node: Node, prim, args: tuple) -> None:
+    """Replace saved inputs the vjp will not read by their abstract values."""
+    keep = prim.saved_for(node.needs)
+    saved = list(args)
+    versions = node.versions
+    for i, a in enumerate(args):
+        if not keep[i] and isinstance(a, Tensor):
+            saved[i] = _aval_of(a._data)
+            versions[i] = None
+    node.saved = tuple(saved)
+
+
 def record(prim, args, params, result: Tensor) -> None:
     """Attach a new Node for ``prim(*args)`` to ``result`` (called by ``bind``)."""
     node = _new_node(Node)
@@ -199,6 +217,8 @@ def record(prim, args, params, result: Tensor) -> None:
     key = (len(edges), mask)
     needs = _NEEDS.get(key)
     node.needs = needs if needs is not None else _needs_tuple(key)
+    if prim.saved_for is not None:
+        _keep_only_needed(node, prim, args)
     if prim.saves_output:
         counter = shared_counter(result)
         node.out = (result._data, counter, counter[0])
@@ -232,7 +252,11 @@ def record_single(prim, args: tuple, x: Tensor, result: Tensor) -> None:
     else:
         node.edges = [x if fn is None else fn, None]
         node.needs = _FIRST_NEEDED
-    if prim.saves_inputs:
+    if prim.saves_inputs and not prim.saves_lone_first:
+        node.saved = (_aval_of(x._data),) + args[1:]
+        node.versions = [None] * len(args)
+        node.metas = None
+    elif prim.saves_inputs:
         if x._extra is not None and x._extra.get("inference"):
             raise RuntimeError(_INFERENCE_SAVE_ERROR)
         counter = x._vc

@@ -7,6 +7,10 @@ A primitive is declared once, with
 - ``vjp(g, out, needs, *inputs, **params) -> tuple``: one cotangent per input
   (``None`` where ``needs[i]`` is false), written with unigrad ops so it is
   itself differentiable;
+- ``saved_for(needs) -> tuple of bools`` (optional): which inputs the vjp
+  reads, given which need a cotangent; the others are not kept alive (nor
+  version-checked) and reach the rule as abstract values, as in PyTorch
+  (``x * 2`` saves only the 2);
 - ``jvp(tangents, out, *inputs, **params)``: derived for ``kind="elementwise"``
   (the Jacobian is diagonal, so the jvp is the vjp applied to each broadcast
   tangent), ``kind="linear"`` (the op applied to the tangents) and
@@ -25,6 +29,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from .. import _state
@@ -50,13 +55,15 @@ class Primitive:
     """One differentiable (or explicitly non-differentiable) operation."""
 
     __slots__ = ("name", "impl", "shape", "vjp", "jvp", "kind", "saves_inputs",
-                 "saves_output", "differentiable", "backward_name", "is_view")
+                 "saves_output", "differentiable", "backward_name", "is_view", "saved_for",
+                 "saves_lone_first")
 
     def __init__(self, name: str, impl: Callable, shape: Callable, *,
                  vjp: Callable | None = None, jvp: Callable | None = None,
                  kind: str = "other", saves_inputs: bool = True,
                  saves_output: bool = False, differentiable: bool = True,
-                 backward_name: str | None = None, is_view: bool = False):
+                 backward_name: str | None = None, is_view: bool = False,
+                 saved_for: Callable | None = None):
         if name in PRIMITIVES:
             raise ValueError(f"primitive {name!r} is already registered")
         if kind not in ("elementwise", "linear", "bilinear", "other"):
@@ -71,6 +78,11 @@ class Primitive:
         self.differentiable = differentiable
         self.backward_name = backward_name or f"{_camel(name)}Backward0"
         self.is_view = is_view
+        # memoized: it is asked on every recorded op, with a handful of ``needs`` patterns
+        self.saved_for = functools.lru_cache(maxsize=32)(saved_for) if saved_for else None
+        # whether the first input is saved when it alone needs a gradient (the eager fast path)
+        self.saves_lone_first = saves_inputs and (saved_for is None or
+                                                  saved_for((True, False))[0])
         if jvp is None and differentiable:
             jvp = _derived_jvp(self, kind)
         self.jvp = jvp

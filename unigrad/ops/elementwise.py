@@ -37,9 +37,11 @@ sub_p = Primitive("sub", np.subtract, _same, kind="elementwise", saves_inputs=Fa
                   vjp=lambda g, out, needs, x, y: (g if needs[0] else None,
                                                    -g if needs[1] else None))
 mul_p = Primitive("mul", np.multiply, _same, kind="elementwise",
+                  saved_for=lambda needs: (needs[1], needs[0]),
                   vjp=lambda g, out, needs, x, y: (g * y if needs[0] else None,
                                                    g * x if needs[1] else None))
 div_p = Primitive("div", np.true_divide, _same, kind="elementwise",
+                  saved_for=lambda needs: (needs[1], needs[0] or needs[1]),
                   vjp=lambda g, out, needs, x, y: (g / y if needs[0] else None,
                                                    -g * x / (y * y) if needs[1] else None))
 neg_p = Primitive("neg", np.negative, _same, kind="elementwise", saves_inputs=False,
