@@ -18,6 +18,7 @@ backward pass is itself recorded; otherwise they run on plain arrays.
 
 from __future__ import annotations
 
+import math
 import traceback
 
 from .. import _state
@@ -289,13 +290,33 @@ def _version_message(data, node: Node, current: int, expected: int, tensor, outp
 
 
 def _conform(g, shape, dtype):
-    """Sum a cotangent to its input's shape and cast it to the input's dtype."""
+    """Sum a cotangent to its input's shape and cast it to the input's dtype.
+
+    Plain arrays (nothing is being recorded) are reduced directly: summing the
+    leading axes away first leaves a fresh array of the right shape, which
+    ``.grad`` can then own without a copy.
+    """
     if g.shape != shape:
-        from ..ops.shape import sum_to_shape
-        g = sum_to_shape(g, shape)
+        if isinstance(g, ndarray):
+            g = _sum_array_to_shape(g, shape)
+        else:
+            from ..ops.shape import sum_to_shape
+            g = sum_to_shape(g, shape)
     if g.dtype != dtype:
         from ..ops.elementwise import cast
         g = cast(g, dtype)
+    return g
+
+
+def _sum_array_to_shape(g, shape: tuple):
+    if g.size == math.prod(shape):  # unit dimensions differ, or a reshape's cotangent
+        return g.reshape(shape)
+    lead = g.ndim - len(shape)
+    if lead:
+        g = g.sum(axis=tuple(range(lead)))
+    kept = tuple(axis for axis, size in enumerate(shape) if size == 1 and g.shape[axis] != 1)
+    if kept:
+        g = g.sum(axis=kept, keepdims=True)
     return g
 
 

@@ -254,6 +254,9 @@ def add(input, other, *, alpha=None):
         constant = _constant_for(input._data, other)
         if constant is not None:
             return bind_first_tensor(add_p, input, constant)
+    if type(other) is Tensor and type(input) is Tensor and \
+            input._data.dtype is other._data.dtype:  # nothing to promote
+        return bind(add_p, input, other)
     return bind(add_p, *coerce_operands(input, other))
 
 
