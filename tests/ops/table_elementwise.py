@@ -246,6 +246,7 @@ OPS = [
     OpSpec("clip", ug.clip, clip_reference, clip_samples),
     OpSpec("clamp_tensor_bounds", ug.clamp, clip_reference, clip_tensor_samples),
     OpSpec("remainder", ug.remainder, np.remainder, remainder_samples),
+    OpSpec("fmod", ug.fmod, np.fmod, remainder_samples),
     OpSpec("floor_divide", ug.floor_divide, np.floor_divide, remainder_samples, grad=False),
     unary("reciprocal", ug.reciprocal, np.reciprocal, away_from_zero),
     unary("square", ug.square, np.square),

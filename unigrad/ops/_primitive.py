@@ -144,6 +144,15 @@ def bind(prim: Primitive, *args, **params):
     tape when grad mode is on and an argument requires grad. With only plain
     arrays it computes directly and returns an array (this is how vjp rules run
     fast when nothing needs recording).
+
+    Example:
+        >>> import numpy as np, unigrad as ug
+        >>> from unigrad.ops._primitive import bind
+        >>> from unigrad.ops.elementwise import add_p
+        >>> bind(add_p, ug.tensor([1.0]), ug.tensor([2.0]))
+        tensor([3.])
+        >>> bind(add_p, np.array([1.0]), np.array([2.0]))
+        array([3.])
     """
     arrays = []
     any_tensor = False

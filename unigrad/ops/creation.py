@@ -26,7 +26,16 @@ _generator = np.random.default_rng(0)
 
 
 def manual_seed(seed: int):
-    """Seed the generator behind ``rand``, ``randn``, ``randint``, dropout and initializers."""
+    """Seed the generator behind ``rand``, ``randn``, ``randint``, dropout and initializers.
+
+    Example:
+        >>> import unigrad as ug
+        >>> _ = ug.manual_seed(0)
+        >>> a = ug.rand(2)
+        >>> _ = ug.manual_seed(0)
+        >>> bool((a == ug.rand(2)).all())
+        True
+    """
     global _generator
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise TypeError(f"manual_seed expected an int seed, got {type(seed).__name__}")
@@ -36,7 +45,15 @@ def manual_seed(seed: int):
 
 
 def generator() -> np.random.Generator:
-    """The process-wide NumPy generator used for random tensors."""
+    """The process-wide NumPy generator used for random tensors.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.manual_seed(3) is ug.generator()
+        True
+        >>> type(ug.generator()).__name__
+        'Generator'
+    """
     return _generator
 
 
@@ -67,7 +84,16 @@ def tensor(data, dtype=None, requires_grad: bool = False, device=None) -> Tensor
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
-    """Like :func:`tensor` but shares memory with a NumPy array or Tensor of the same dtype."""
+    """Like :func:`tensor` but shares memory with a NumPy array or Tensor of the same dtype.
+
+    Example:
+        >>> import unigrad as ug
+        >>> x = ug.tensor([1.0, 2.0])
+        >>> ug.as_tensor(x) is x
+        True
+        >>> ug.as_tensor([1, 2])
+        tensor([1, 2])
+    """
     if isinstance(data, Tensor) and (dtype is None or data._data.dtype ==
                                      backend.to_numpy_dtype(dtype)):
         return data
@@ -95,7 +121,13 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
 
 def from_dlpack(obj) -> Tensor:
-    """A tensor sharing memory with any DLPack-exporting array."""
+    """A tensor sharing memory with any DLPack-exporting array.
+
+    Example:
+        >>> import numpy as np, unigrad as ug
+        >>> ug.from_dlpack(np.arange(3))
+        tensor([0, 1, 2])
+    """
     if isinstance(obj, Tensor):
         return obj
     if hasattr(obj, "__cuda_array_interface__"):
@@ -109,26 +141,56 @@ def _default_dtype(dtype):
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """A tensor of zeros (float32 by default)."""
+    """A tensor of zeros (float32 by default).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.zeros(2)
+        tensor([0., 0.])
+        >>> ug.zeros(2, 3).shape
+        (2, 3)
+    """
     shape = _as_shape(size)
     xp = backend.namespace(device or "cpu")
     return _finish(xp.zeros(shape, _default_dtype(dtype)), None, None, requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """A tensor of ones (float32 by default)."""
+    """A tensor of ones (float32 by default).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.ones(2)
+        tensor([1., 1.])
+        >>> ug.ones(2, dtype=ug.int64)
+        tensor([1, 1])
+    """
     shape = _as_shape(size)
     xp = backend.namespace(device or "cpu")
     return _finish(xp.ones(shape, _default_dtype(dtype)), None, None, requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """An uninitialised tensor (zeros here, for reproducibility)."""
+    """An uninitialised tensor (zeros here, for reproducibility).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.empty(2, 3).shape
+        (2, 3)
+    """
     return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """A tensor filled with ``fill_value`` (dtype inferred from it as in PyTorch)."""
+    """A tensor filled with ``fill_value`` (dtype inferred from it as in PyTorch).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.full((2,), 7)
+        tensor([7, 7])
+        >>> ug.full((2,), 0.5)
+        tensor([0.5000, 0.5000])
+    """
     shape = _as_shape((size,)) if not isinstance(size, int) else (size,)
     if dtype is None:
         dtype = as_array(fill_value).dtype
@@ -144,7 +206,13 @@ def _like(input, dtype):
 
 
 def zeros_like(input, dtype=None, requires_grad: bool = False):
-    """Zeros with the shape (and dtype) of ``input``; plain arrays give plain arrays."""
+    """Zeros with the shape (and dtype) of ``input``; plain arrays give plain arrays.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.zeros_like(ug.tensor([[1, 2]]))
+        tensor([[0, 0]])
+    """
     if not isinstance(input, Tensor):
         return backend.namespace_of(input).zeros_like(input, dtype=dtype)
     data, np_dtype, xp = _like(input, dtype)
@@ -152,7 +220,13 @@ def zeros_like(input, dtype=None, requires_grad: bool = False):
 
 
 def ones_like(input, dtype=None, requires_grad: bool = False):
-    """Ones with the shape (and dtype) of ``input``."""
+    """Ones with the shape (and dtype) of ``input``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.ones_like(ug.tensor([1.0, 2.0]))
+        tensor([1., 1.])
+    """
     if not isinstance(input, Tensor):
         return backend.namespace_of(input).ones_like(input, dtype=dtype)
     data, np_dtype, xp = _like(input, dtype)
@@ -160,11 +234,25 @@ def ones_like(input, dtype=None, requires_grad: bool = False):
 
 
 def full_like(input, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
+    """A tensor shaped like ``input`` filled with ``fill_value`` (``input``'s dtype).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.full_like(ug.tensor([1.0, 2.0]), 3.0)
+        tensor([3., 3.])
+    """
     data, np_dtype, xp = _like(input, dtype)
     return _finish(xp.full(data.shape, fill_value, np_dtype), None, None, requires_grad)
 
 
 def empty_like(input, dtype=None, requires_grad: bool = False) -> Tensor:
+    """An uninitialised tensor shaped like ``input`` (zeros here, as :func:`empty`).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.empty_like(ug.tensor([1, 2])).shape
+        (2,)
+    """
     return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
 
 
@@ -189,7 +277,13 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad: bool
 
 
 def linspace(start, end, steps: int, dtype=None, device=None, requires_grad: bool = False):
-    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.linspace(0, 1, 5)
+        tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    """
     if not isinstance(steps, (int, np.integer)) or steps < 0:
         raise RuntimeError(f"number of steps must be non-negative, got {steps!r}")
     xp = backend.namespace(device or "cpu")
@@ -198,13 +292,29 @@ def linspace(start, end, steps: int, dtype=None, device=None, requires_grad: boo
 
 
 def eye(n: int, m: int | None = None, dtype=None, device=None, requires_grad: bool = False):
-    """The identity matrix (``n`` x ``m``)."""
+    """The identity matrix (``n`` x ``m``).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.eye(2, 3)
+        tensor([[1., 0., 0.],
+                [0., 1., 0.]])
+    """
     xp = backend.namespace(device or "cpu")
     return _finish(xp.eye(n, m, dtype=_default_dtype(dtype)), None, None, requires_grad)
 
 
 def rand(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """Uniform samples in [0, 1) from the seeded generator."""
+    """Uniform samples in [0, 1) from the seeded generator.
+
+    Example:
+        >>> import unigrad as ug
+        >>> x = ug.rand(2, 3)
+        >>> x.shape, x.dtype
+        ((2, 3), unigrad.float32)
+        >>> bool(((x >= 0) & (x < 1)).all())
+        True
+    """
     shape = _as_shape(size)
     with _generator_lock:
         array = _generator.random(shape, dtype=np.float64)
@@ -229,7 +339,16 @@ def randn(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
 
 
 def randint(low, high=None, size=(), dtype=None, device=None) -> Tensor:
-    """Integers in ``[low, high)`` from the seeded generator."""
+    """Integers in ``[low, high)`` from the seeded generator.
+
+    Example:
+        >>> import unigrad as ug
+        >>> x = ug.randint(0, 10, (2, 3))
+        >>> x.shape, x.dtype
+        ((2, 3), unigrad.int64)
+        >>> bool(((x >= 0) & (x < 10)).all())
+        True
+    """
     if high is None:
         low, high = 0, low
     with _generator_lock:
@@ -240,8 +359,24 @@ def randint(low, high=None, size=(), dtype=None, device=None) -> Tensor:
 
 
 def rand_like(input, dtype=None) -> Tensor:
+    """:func:`rand` with the shape (and dtype) of ``input``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> x = ug.rand_like(ug.zeros(2, 2))
+        >>> x.shape, x.dtype
+        ((2, 2), unigrad.float32)
+    """
     return rand(*input.shape, dtype=dtype or input.dtype)
 
 
 def randn_like(input, dtype=None) -> Tensor:
+    """:func:`randn` with the shape (and dtype) of ``input``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> x = ug.randn_like(ug.zeros(3, dtype=ug.float64))
+        >>> x.shape, x.dtype
+        ((3,), unigrad.float64)
+    """
     return randn(*input.shape, dtype=dtype or input.dtype)

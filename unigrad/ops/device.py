@@ -33,5 +33,11 @@ to_device_p = Primitive("to_device", _move, lambda x, device, source: (shape_of(
 
 
 def to_device(input, device):
-    """``input`` on ``device`` (``'cpu'`` or ``'cuda[:n]'``); differentiable."""
+    """``input`` on ``device`` (``'cpu'`` or ``'cuda[:n]'``); differentiable.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.to_device(ug.ones(2), "cpu").device
+        device(type='cpu')
+    """
     return bind(to_device_p, input, device=str(backend.Device(device)), source=str(input.device))

@@ -261,7 +261,15 @@ def add(input, other, *, alpha=None):
 
 
 def sub(input, other, *, alpha=None):
-    """``input - alpha * other`` with broadcasting."""
+    """``input - alpha * other`` with broadcasting.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.sub(ug.tensor([3.0, 5.0]), 1.0)
+        tensor([2., 4.])
+        >>> ug.sub(ug.tensor([3.0, 5.0]), ug.tensor([1.0, 2.0]), alpha=2)
+        tensor([1., 1.])
+    """
     if alpha is not None:
         other = mul(other, alpha)
     if type(other) is float and type(input) is Tensor:
@@ -287,7 +295,15 @@ def mul(input, other):
 
 
 def div(input, other, *, rounding_mode=None):
-    """True division (integers give the default float dtype); ``rounding_mode`` 'floor'/'trunc'."""
+    """True division (integers give the default float dtype); ``rounding_mode`` 'floor'/'trunc'.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.div(ug.tensor([1, 3]), 2)
+        tensor([0.5000, 1.5000])
+        >>> ug.div(ug.tensor([-7.0, 7.0]), 2, rounding_mode="floor")
+        tensor([-4.,  3.])
+    """
     if rounding_mode == "floor":
         return floor_divide(input, other)
     if rounding_mode == "trunc":
@@ -308,12 +324,24 @@ subtract = sub
 
 
 def trunc(input):
-    """Round towards zero (zero gradient)."""
+    """Round towards zero (zero gradient).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.trunc(ug.tensor([-1.5, 1.5]))
+        tensor([-1.,  1.])
+    """
     return where(input >= 0, floor(input), ceil(input))
 
 
 def neg(input):
-    """``-input``."""
+    """``-input``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.neg(ug.tensor([1.0, -2.0]))
+        tensor([-1.,  2.])
+    """
     return _bind_unary(neg_p, input)
 
 
@@ -332,12 +360,24 @@ def pow(input, exponent):
 
 
 def maximum(input, other):
-    """Elementwise maximum; a tie sends half the gradient to each side."""
+    """Elementwise maximum; a tie sends half the gradient to each side.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.maximum(ug.tensor([1.0, 4.0]), ug.tensor([3.0, 2.0]))
+        tensor([3., 4.])
+    """
     return bind(maximum_p, *coerce_operands(input, other))
 
 
 def minimum(input, other):
-    """Elementwise minimum; a tie sends half the gradient to each side."""
+    """Elementwise minimum; a tie sends half the gradient to each side.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.minimum(ug.tensor([1.0, 4.0]), ug.tensor([3.0, 2.0]))
+        tensor([1., 2.])
+    """
     return bind(minimum_p, *coerce_operands(input, other))
 
 
@@ -382,7 +422,13 @@ clamp = clip
 
 
 def cast(input, dtype):
-    """``input`` converted to ``dtype`` (differentiable between float dtypes)."""
+    """``input`` converted to ``dtype`` (differentiable between float dtypes).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.cast(ug.tensor([1.5, 2.0]), ug.int64)
+        tensor([1, 2])
+    """
     dtype = to_numpy_dtype(dtype)
     if input.dtype == dtype if not isinstance(input, Tensor) else input._data.dtype == dtype:
         return input
@@ -390,15 +436,39 @@ def cast(input, dtype):
 
 
 def remainder(input, other):
-    """Python-style modulus (sign of the divisor)."""
+    """Python-style modulus (sign of the divisor).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.remainder(ug.tensor([-3, 3]), 2)
+        tensor([1, 1])
+    """
     return bind(remainder_p, *coerce_operands(input, other))
 
 
-fmod = remainder
+
+def fmod(input, other):
+    """C-style remainder (sign of the dividend), as ``torch.fmod``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.fmod(ug.tensor([-3.0, 3.0]), 2.0)
+        tensor([-1.,  1.])
+    """
+    input, other = coerce_operands(input, other)
+    if isinstance(input, Tensor) and input._data.dtype.kind != "f":
+        return input - trunc(input / other).long() * other
+    return input - trunc(input / other) * other
 
 
 def floor_divide(input, other):
-    """Floor division (not differentiable)."""
+    """Floor division (not differentiable).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.floor_divide(ug.tensor([-3, 3]), 2)
+        tensor([-2,  1])
+    """
     return bind(floordiv_p, *coerce_operands(input, other))
 
 
@@ -412,26 +482,104 @@ def _unary_public(prim, doc):
     return op
 
 
-exp = _unary_public(exp_p, "Elementwise ``e ** input``.")
-log = _unary_public(log_p, "Natural logarithm.")
-log1p = _unary_public(log1p_p, "``log(1 + input)``, accurate near zero.")
-expm1 = _unary_public(expm1_p, "``exp(input) - 1``, accurate near zero.")
-sqrt = _unary_public(sqrt_p, "Square root.")
-sin = _unary_public(sin_p, "Sine.")
-cos = _unary_public(cos_p, "Cosine.")
-tan = _unary_public(tan_p, "Tangent.")
-tanh = _unary_public(tanh_p, "Hyperbolic tangent.")
-sigmoid = _unary_public(sigmoid_p, "Logistic sigmoid ``1 / (1 + exp(-input))``, stable.")
-erf = _unary_public(erf_p, "The error function.")
+exp = _unary_public(exp_p, """Elementwise ``e ** input``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.exp(ug.tensor([0.0, 1.0]))
+        tensor([1.0000, 2.7183])
+    """)
+log = _unary_public(log_p, """Natural logarithm.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.log(ug.tensor([1.0, 2.0]))
+        tensor([0.0000, 0.6931])
+    """)
+log1p = _unary_public(log1p_p, """``log(1 + input)``, accurate near zero.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.log1p(ug.tensor([0.0, 1e-8]))
+        tensor([0.0000e+00, 1.0000e-08])
+    """)
+expm1 = _unary_public(expm1_p, """``exp(input) - 1``, accurate near zero.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.expm1(ug.tensor([0.0, 1.0]))
+        tensor([0.0000, 1.7183])
+    """)
+sqrt = _unary_public(sqrt_p, """Square root.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.sqrt(ug.tensor([4.0, 9.0]))
+        tensor([2., 3.])
+    """)
+sin = _unary_public(sin_p, """Sine.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.sin(ug.tensor([0.0, 1.0]))
+        tensor([0.0000, 0.8415])
+    """)
+cos = _unary_public(cos_p, """Cosine.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.cos(ug.tensor([0.0, 1.0]))
+        tensor([1.0000, 0.5403])
+    """)
+tan = _unary_public(tan_p, """Tangent.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.tan(ug.tensor([0.0, 1.0]))
+        tensor([0.0000, 1.5574])
+    """)
+tanh = _unary_public(tanh_p, """Hyperbolic tangent.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.tanh(ug.tensor([0.0, 1.0]))
+        tensor([0.0000, 0.7616])
+    """)
+sigmoid = _unary_public(sigmoid_p, """Logistic sigmoid ``1 / (1 + exp(-input))``, stable.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.sigmoid(ug.tensor([0.0, 2.0]))
+        tensor([0.5000, 0.8808])
+    """)
+erf = _unary_public(erf_p, """The error function.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.erf(ug.tensor([0.0, 1.0]))
+        tensor([0.0000, 0.8427])
+    """)
 
 
 def relu(input):
-    """``max(input, 0)``; the gradient at 0 is 0 as in PyTorch."""
+    """``max(input, 0)``; the gradient at 0 is 0 as in PyTorch.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.relu(ug.tensor([-1.0, 2.0]))
+        tensor([0., 2.])
+    """
     return _bind_unary(relu_p, input)
 
 
 def abs(input):
-    """Absolute value; gradient ``sign(input)`` (0 at 0)."""
+    """Absolute value; gradient ``sign(input)`` (0 at 0).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.abs(ug.tensor([-1.5, 2.0]))
+        tensor([1.5000, 2.0000])
+    """
     return _bind_unary(abs_p, input)
 
 
@@ -439,44 +587,92 @@ absolute = abs
 
 
 def sign(input):
-    """-1, 0 or 1 (zero gradient)."""
+    """-1, 0 or 1 (zero gradient).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.sign(ug.tensor([-2.0, 0.0, 3.0]))
+        tensor([-1.,  0.,  1.])
+    """
     return _bind_unary(sign_p, input)
 
 
 def floor(input):
-    """Round down (zero gradient)."""
+    """Round down (zero gradient).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.floor(ug.tensor([-1.5, 1.5]))
+        tensor([-2.,  1.])
+    """
     return _bind_unary(floor_p, input)
 
 
 def ceil(input):
-    """Round up (zero gradient)."""
+    """Round up (zero gradient).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.ceil(ug.tensor([-1.5, 1.5]))
+        tensor([-1.,  2.])
+    """
     return _bind_unary(ceil_p, input)
 
 
 def round(input):
-    """Round half to even (zero gradient)."""
+    """Round half to even (zero gradient).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.round(ug.tensor([0.5, 1.5, 2.7]))
+        tensor([0., 2., 3.])
+    """
     return _bind_unary(round_p, input)
 
 
 # ----------------------------------------------------------------------------- composites
 
 def rsqrt(input):
-    """``1 / sqrt(input)``."""
+    """``1 / sqrt(input)``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.rsqrt(ug.tensor([4.0, 16.0]))
+        tensor([0.5000, 0.2500])
+    """
     return 1.0 / sqrt(input)
 
 
 def reciprocal(input):
-    """``1 / input``."""
+    """``1 / input``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.reciprocal(ug.tensor([2.0, 4.0]))
+        tensor([0.5000, 0.2500])
+    """
     return div(1.0, float_operand(input))
 
 
 def square(input):
-    """``input * input``."""
+    """``input * input``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.square(ug.tensor([-2.0, 3.0]))
+        tensor([4., 9.])
+    """
     return mul(input, input)
 
 
 def silu(input):
-    """``input * sigmoid(input)`` (also called swish)."""
+    """``input * sigmoid(input)`` (also called swish).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.silu(ug.tensor([0.0, 1.0]))
+        tensor([0.0000, 0.7311])
+    """
     input = float_operand(input)
     return input * sigmoid(input)
 
@@ -521,15 +717,41 @@ def softplus(input, beta: float = 1.0, threshold: float = 20.0):
 
 
 def logaddexp(input, other):
-    """``log(exp(input) + exp(other))`` without overflow."""
+    """``log(exp(input) + exp(other))`` without overflow.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.logaddexp(ug.tensor([0.0, 1000.0]), ug.tensor([0.0, 1000.0]))
+        tensor([6.9315e-01, 1.0007e+03])
+    """
     input, other = coerce_operands(float_operand(input), float_operand(other))
     big = maximum(input, other)
     return big + log1p(exp(-abs(input - other)))
 
 
 def lerp(input, end, weight):
-    """``input + weight * (end - input)``."""
+    """``input + weight * (end - input)``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.lerp(ug.tensor([0.0, 10.0]), ug.tensor([10.0, 20.0]), 0.5)
+        tensor([ 5., 15.])
+    """
     return input + (end - input) * weight
+
+
+# what each comparison's docstring example prints (see _comparison)
+_COMPARISON_EXAMPLES = {
+    "eq": "tensor([False,  True, False])",
+    "ne": "tensor([ True, False,  True])",
+    "lt": "tensor([ True, False, False])",
+    "le": "tensor([ True,  True, False])",
+    "gt": "tensor([False, False,  True])",
+    "ge": "tensor([False,  True,  True])",
+    "logical_and": "tensor([ True, False, False])",
+    "logical_or": "tensor([ True,  True, False])",
+    "logical_xor": "tensor([False,  True, False])",
+}
 
 
 def _comparison(name):
@@ -538,7 +760,15 @@ def _comparison(name):
     def op(input, other):
         return bind(prim, *coerce_operands(input, other))
     op.__name__ = name
-    op.__doc__ = f"Elementwise ``{name}`` (boolean result, no gradient)."
+    if name.startswith("logical_"):
+        call = f"ug.{name}(ug.tensor([True, True, False]), ug.tensor([True, False, False]))"
+    else:
+        call = f"ug.{name}(ug.tensor([0.0, 2.0, 3.0]), 2.0)"
+    op.__doc__ = (f"Elementwise ``{name}`` (boolean result, no gradient).\n\n"
+                  f"Example:\n"
+                  f"    >>> import unigrad as ug\n"
+                  f"    >>> {call}\n"
+                  f"    {_COMPARISON_EXAMPLES[name]}\n")
     return op
 
 
@@ -555,19 +785,46 @@ greater, greater_equal, less, less_equal, equal, not_equal = gt, ge, lt, le, eq,
 
 
 def logical_not(input):
-    """Elementwise not (boolean result)."""
+    """Elementwise not (boolean result).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.logical_not(ug.tensor([True, False]))
+        tensor([False,  True])
+    """
     return bind(_comparisons["logical_not"], input)
 
 
 def isnan(input):
+    """Elementwise test for NaN (boolean result).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.isnan(ug.tensor([1.0, float("nan")]))
+        tensor([False,  True])
+    """
     return bind(_comparisons["isnan"], input)
 
 
 def isinf(input):
+    """Elementwise test for positive or negative infinity (boolean result).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.isinf(ug.tensor([1.0, float("inf"), float("nan")]))
+        tensor([False,  True, False])
+    """
     return bind(_comparisons["isinf"], input)
 
 
 def isfinite(input):
+    """Elementwise test for finite values, not inf or NaN (boolean result).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.isfinite(ug.tensor([1.0, float("inf"), float("nan")]))
+        tensor([ True, False, False])
+    """
     return bind(_comparisons["isfinite"], input)
 
 

@@ -45,7 +45,7 @@ METHODS = {
     # elementwise
     "add": ew.add, "sub": ew.sub, "mul": ew.mul, "div": ew.div, "true_divide": ew.div,
     "multiply": ew.mul, "subtract": ew.sub, "divide": ew.div, "floor_divide": ew.floor_divide,
-    "remainder": ew.remainder, "fmod": ew.remainder,
+    "remainder": ew.remainder, "fmod": ew.fmod,
     "neg": ew.neg, "negative": ew.neg, "pow": ew.pow, "maximum": ew.maximum,
     "minimum": ew.minimum, "exp": ew.exp, "log": ew.log, "log1p": ew.log1p, "expm1": ew.expm1,
     "sqrt": ew.sqrt, "rsqrt": ew.rsqrt, "sin": ew.sin, "cos": ew.cos, "tan": ew.tan,

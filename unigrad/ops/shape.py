@@ -123,7 +123,14 @@ def reshape(input, *shape):
 
 
 def view(input, *shape):
-    """Same as :func:`reshape` (unigrad arrays are always viewable or copied)."""
+    """Same as :func:`reshape` (unigrad arrays are always viewable or copied).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.view(ug.arange(6), 2, 3)
+        tensor([[0, 1, 2],
+                [3, 4, 5]])
+    """
     return reshape(input, *shape)
 
 
@@ -142,7 +149,16 @@ def broadcast_to(input, shape):
 
 
 def expand(input, *sizes):
-    """PyTorch's expand: -1 keeps a dimension; new leading dimensions may be added."""
+    """PyTorch's expand: -1 keeps a dimension; new leading dimensions may be added.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.expand(ug.tensor([[1.0], [2.0]]), -1, 3)
+        tensor([[1., 1., 1.],
+                [2., 2., 2.]])
+        >>> ug.expand(ug.tensor([1.0, 2.0]), 3, -1).shape
+        (3, 2)
+    """
     sizes = _as_shape(sizes)
     current = tuple(input.shape)
     offset = len(sizes) - len(current)
@@ -155,11 +171,24 @@ def expand(input, *sizes):
 
 
 def expand_as(input, other):
+    """``input`` expanded (broadcast) to the shape of ``other``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.expand_as(ug.tensor([1.0, 2.0]), ug.zeros(3, 2)).shape
+        (3, 2)
+    """
     return broadcast_to(input, tuple(other.shape))
 
 
 def sum_to_shape(input, shape: tuple):
-    """Sum ``input`` down to ``shape`` (the inverse of broadcasting)."""
+    """Sum ``input`` down to ``shape`` (the inverse of broadcasting).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.sum_to_shape(ug.ones(3, 2), (1, 2))
+        tensor([[3., 3.]])
+    """
     from .reduce import sum
     current = tuple(input.shape)
     shape = tuple(shape)
@@ -176,7 +205,13 @@ def sum_to_shape(input, shape: tuple):
 
 
 def transpose_axes(input, axes):
-    """Permute dimensions by ``axes`` (NumPy's ``transpose``)."""
+    """Permute dimensions by ``axes`` (NumPy's ``transpose``).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.transpose_axes(ug.zeros(2, 3, 4), (2, 0, 1)).shape
+        (4, 2, 3)
+    """
     axes = tuple(int(a) for a in axes)
     if axes == tuple(range(len(axes))):
         return input
@@ -204,7 +239,15 @@ def permute(input, *dims):
 
 
 def transpose(input, dim0=None, dim1=None):
-    """Swap two dimensions (PyTorch); with no dims, reverse all (NumPy)."""
+    """Swap two dimensions (PyTorch); with no dims, reverse all (NumPy).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.transpose(ug.zeros(2, 3, 4), 0, 1).shape
+        (3, 2, 4)
+        >>> ug.transpose(ug.zeros(2, 3, 4)).shape
+        (4, 3, 2)
+    """
     ndim = len(input.shape)
     if dim0 is None and dim1 is None:
         return transpose_axes(input, tuple(reversed(range(ndim))))
@@ -221,7 +264,14 @@ swapaxes = swapdims = transpose
 
 
 def t(input):
-    """Transpose a matrix (0-d and 1-d tensors are returned as is)."""
+    """Transpose a matrix (0-d and 1-d tensors are returned as is).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.t(ug.tensor([[1, 2], [3, 4]]))
+        tensor([[1, 3],
+                [2, 4]])
+    """
     if len(input.shape) > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{len(input.shape)}D")
