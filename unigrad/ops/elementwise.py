@@ -93,6 +93,7 @@ def _where_rule(condition, x, y):
 
 
 where_p = Primitive("where", _where_impl, _where_rule, kind="elementwise",
+                    saved_for=lambda needs: (True, False, False),
                     vjp=lambda g, out, needs, c, x, y: (
                         None,
                         where(c, g, 0.0) if needs[1] else None,

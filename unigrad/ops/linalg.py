@@ -114,7 +114,8 @@ def _matmul_vjp(g, out, needs, a, b):
 
 
 matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, kind="bilinear", vjp=_matmul_vjp,
-                     backward_name="MmBackward0")
+                     backward_name="MmBackward0",
+                     saved_for=lambda needs: (needs[1], needs[0]))
 
 
 def _operand(value):
