@@ -148,7 +148,10 @@ _INFERENCE_SAVE_ERROR = (
 
 
 def _aval_of(data) -> ShapedArray:
-    key = (data.shape, data.dtype)
+    return _aval_of_key((data.shape, data.dtype))
+
+
+def _aval_of_key(key) -> ShapedArray:
     aval = _AVALS.get(key)
     return aval if aval is not None else _interned_aval(key)
 
@@ -233,6 +236,19 @@ def record(prim, args, params, result: Tensor) -> None:
 
 _ONE_NEEDED = (True,)
 _FIRST_NEEDED = (True, False)
+_UNVERSIONED = {1: (None,), 2: (None, None)}  # shared: nodes never modify their versions
+_LONE_METAS: dict = {}
+
+
+def _lone_metas(key) -> tuple:
+    """The shared ``metas`` of a node whose first input, of this shape and dtype, is its only
+    Tensor: one tuple per (shape, dtype, arity) instead of a list per recorded op."""
+    if len(_LONE_METAS) >= 4096:
+        _LONE_METAS.clear()
+    shape, dtype, count = key
+    metas = (_aval_of_key((shape, dtype)),) + (None,) * (count - 1)
+    _LONE_METAS[key] = metas
+    return metas
 _NO_PARAMS: dict = {}  # shared and never mutated: elementwise primitives take no params
 
 
@@ -254,7 +270,7 @@ def record_single(prim, args: tuple, x: Tensor, result: Tensor) -> None:
         node.needs = _FIRST_NEEDED
     if prim.saves_inputs and not prim.saves_lone_first:
         node.saved = (_aval_of(x._data),) + args[1:]
-        node.versions = [None] * len(args)
+        node.versions = _UNVERSIONED[len(args)]
         node.metas = None
     elif prim.saves_inputs:
         if x._extra is not None and x._extra.get("inference"):
@@ -266,13 +282,11 @@ def record_single(prim, args: tuple, x: Tensor, result: Tensor) -> None:
         node.metas = None
     else:
         data = x._data
-        key = (data.shape, data.dtype)
-        aval = _AVALS.get(key)
-        if aval is None:
-            aval = _interned_aval(key)
+        key = (data.shape, data.dtype, len(args))
+        metas = _LONE_METAS.get(key)
         node.saved = ()
         node.versions = None
-        node.metas = [aval] if len(args) == 1 else [aval, None]
+        node.metas = metas if metas is not None else _lone_metas(key)
     if prim.saves_output:
         counter = result._vc = [0]
         node.out = (result._data, counter, 0)
