@@ -97,3 +97,21 @@ def test_reflect_pad_gradient_accumulates_mirrored_entries():
     assert out.tolist() == [[3.0, 2.0, 1.0, 2.0, 3.0, 2.0]]
     out.sum().backward()
     assert x.grad.tolist() == [[1.0, 3.0, 2.0]]
+
+
+def test_expand_to_an_incompatible_shape_raises_pytorchs_error():
+    with pytest.raises(RuntimeError, match=r"The expanded size of the tensor \(3\) must match the "
+                                           r"existing size \(2\) at non-singleton dimension 0\.  "
+                                           r"Target sizes: \[3, 3\]\.  Tensor sizes: \[2, 3\]"):
+        ug.ones(2, 3).expand(3, 3)
+
+
+def test_repeated_dims_name_the_repeated_dim():
+    with pytest.raises(RuntimeError, match="dim 0 appears multiple times in the list of dims"):
+        ug.ones(2, 3).sum(dim=(0, 0))
+
+
+def test_pad_is_in_nn_functional():
+    padded = ug.nn.functional.pad(ug.ones(2, 2), (1, 2))
+    assert padded.shape == (2, 5)
+    assert padded.sum().item() == 4.0

@@ -10,5 +10,7 @@ Example:
 from ..ops.elementwise import gelu, relu, sigmoid, silu, softplus, tanh
 from ..ops.nn_functional import *  # noqa: F401,F403
 from ..ops.nn_functional import __all__ as _NN_FUNCTIONS
+from ..ops.shape import pad
 
-__all__ = list(_NN_FUNCTIONS) + ["gelu", "relu", "sigmoid", "silu", "softplus", "tanh"]
+__all__ = list(_NN_FUNCTIONS) + ["gelu", "relu", "sigmoid", "silu", "softplus", "tanh",
+                                  "pad"]

@@ -64,6 +64,7 @@ def normalize_axes(axis, ndim: int, name: str = "dim") -> tuple:
     if isinstance(axis, (list, tuple)):
         axes = tuple(normalize_axis(a, ndim, name) for a in axis)
         if len(set(axes)) != len(axes):
-            raise RuntimeError(f"{name} {list(axis)} appears multiple times in the list of dims")
+            repeated = next(a for a in axes if axes.count(a) > 1)
+            raise RuntimeError(f"{name} {repeated} appears multiple times in the list of dims")
         return tuple(sorted(axes))
     return (normalize_axis(axis, ndim, name),)

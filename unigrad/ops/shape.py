@@ -143,9 +143,26 @@ def broadcast_to(input, shape):
         (3, 2)
     """
     shape = _as_shape((shape,)) if not isinstance(shape, int) else (shape,)
-    if tuple(input.shape) == shape:
+    current = tuple(input.shape)
+    if current == shape:
         return input
+    _check_expandable(current, shape)
     return bind(broadcast_to_p, input, shape=shape)
+
+
+def _check_expandable(current: tuple, target: tuple) -> None:
+    """PyTorch's error for a shape that ``current`` cannot be broadcast to."""
+    if len(target) < len(current):
+        raise RuntimeError(f"expand: the number of sizes provided ({len(target)}) must be "
+                           f"greater or equal to the number of dimensions in the tensor "
+                           f"({len(current)})")
+    for offset in range(1, len(current) + 1):
+        size, wanted = current[-offset], target[-offset]
+        if size != wanted and size != 1:
+            raise RuntimeError(f"The expanded size of the tensor ({wanted}) must match the "
+                               f"existing size ({size}) at non-singleton dimension "
+                               f"{len(target) - offset}.  Target sizes: {list(target)}.  "
+                               f"Tensor sizes: {list(current)}")
 
 
 def expand(input, *sizes):
