@@ -119,3 +119,32 @@ def test_scaled_intermediate_is_not_kept_alive():
     assert alive() is None
     y.sum().backward()
     assert x.grad.tolist() == [3.0, 3.0, 3.0, 3.0]
+
+
+def test_an_earlier_overlapping_view_sees_an_inplace_change_made_through_another_view():
+    x = leaf()
+    y = x * 1.0
+    pair = y[0:2]
+    first = y[0]
+    first.mul_(2.0)
+    assert pair.tolist() == [2.0, 2.0]
+    pair.sum().backward()
+    assert x.grad.tolist() == [2.0, 1.0, 0.0, 0.0]
+
+
+def test_a_view_sees_an_inplace_change_of_its_base():
+    x = leaf()
+    y = x * 1.0
+    head = y[:2]
+    y.mul_(3.0)
+    (head * 1.0).sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0, 0.0, 0.0]
+
+
+def test_backward_from_a_stale_view_uses_its_refreshed_history():
+    x = leaf()
+    y = x * 1.0
+    pair = y[0:2]
+    y[0:1].mul_(5.0)
+    pair.backward(ug.ones(2))
+    assert x.grad.tolist() == [5.0, 1.0, 0.0, 0.0]

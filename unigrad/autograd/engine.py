@@ -24,7 +24,7 @@ import traceback
 from .. import _state
 from ..backend import ndarray
 from ..tensor import Tensor, _grad_lock, _make_tensor, bump_version, version_of
-from .node import RELEASED, Node
+from .node import RELEASED, Node, refresh_stale_view
 
 _local = _state.local
 _global = _state.global_state
@@ -45,6 +45,9 @@ def run_backward(roots, seeds, *, retain_graph: bool, create_graph: bool,
     ``.grad`` is accumulated, otherwise their gradients are returned in order
     (``None`` where an input is unreachable).
     """
+    for tensor in list(roots) + list(inputs or ()):
+        if tensor._extra is not None:
+            refresh_stale_view(tensor)
     buffers: dict = {}
     starts = []
     for root, seed in zip(roots, seeds):

@@ -147,6 +147,19 @@ _INFERENCE_SAVE_ERROR = (
     "unigrad.inference_mode().")
 
 
+def refresh_stale_view(tensor: Tensor) -> None:
+    """See :func:`unigrad.ops.inplace.refresh_stale_view` (imported lazily: ops import us)."""
+    from ..ops.inplace import refresh_stale_view as refresh
+    refresh(tensor)
+
+
+def _check_special_input(tensor: Tensor) -> None:
+    """Inputs with extra state: inference tensors cannot be saved; stale views are refreshed."""
+    if tensor._extra.get("inference"):
+        raise RuntimeError(_INFERENCE_SAVE_ERROR)
+    refresh_stale_view(tensor)
+
+
 def _aval_of(data) -> ShapedArray:
     return _aval_of_key((data.shape, data.dtype))
 
@@ -180,14 +193,14 @@ def record(prim, args, params, result: Tensor) -> None:
         for a in args:
             mask <<= 1
             if isinstance(a, Tensor):
+                if a._extra is not None:
+                    _check_special_input(a)
                 if a._requires_grad:
                     fn = a._grad_fn
                     edges.append(a if fn is None else fn)
                     mask |= 1
                 else:
                     edges.append(None)
-                if a._extra is not None and a._extra.get("inference"):
-                    raise RuntimeError(_INFERENCE_SAVE_ERROR)
                 counter = a._vc
                 versions.append(0 if counter is None else counter[0])
             else:
@@ -201,6 +214,8 @@ def record(prim, args, params, result: Tensor) -> None:
         for a in args:
             mask <<= 1
             if isinstance(a, Tensor) and a._requires_grad:
+                if a._extra is not None:
+                    refresh_stale_view(a)
                 fn = a._grad_fn
                 edges.append(a if fn is None else fn)
                 mask |= 1
@@ -258,6 +273,11 @@ def record_single(prim, args: tuple, x: Tensor, result: Tensor) -> None:
     Unrolled for the eager hot path (``bind_first_tensor``); anomaly mode never
     comes here, and the node it builds is the one :func:`record` would build.
     """
+    if x._extra is not None:
+        if prim.saves_lone_first:
+            _check_special_input(x)
+        else:
+            refresh_stale_view(x)
     node = _new_node(Node)
     node.prim = prim
     node.params = _NO_PARAMS
@@ -273,8 +293,6 @@ def record_single(prim, args: tuple, x: Tensor, result: Tensor) -> None:
         node.versions = _UNVERSIONED[len(args)]
         node.metas = None
     elif prim.saves_inputs:
-        if x._extra is not None and x._extra.get("inference"):
-            raise RuntimeError(_INFERENCE_SAVE_ERROR)
         counter = x._vc
         node.saved = args
         node.versions = [0 if counter is None else counter[0]] if len(args) == 1 else \

@@ -31,6 +31,27 @@ def _snapshot(tensor: Tensor) -> Tensor:
     return alias
 
 
+def refresh_stale_view(tensor: Tensor) -> None:
+    """Re-derive a view's history when its base's history has moved on.
+
+    An in-place op on the base (or on another view of it) gives the base a new
+    node; a view made earlier still points at the old one. As PyTorch does, the
+    view is re-derived from the base's current history the next time it is used.
+    """
+    view_of = tensor._extra.get("view_of")
+    if view_of is None:
+        return
+    base, prim, params = view_of
+    if base._extra is not None:
+        refresh_stale_view(base)
+    node = tensor._grad_fn
+    current = base if base._grad_fn is None else base._grad_fn
+    if node is None or node.edges[0] is current:
+        return
+    from ._primitive import bind
+    tensor._grad_fn = bind(prim, base, **params)._grad_fn
+
+
 def _rebase_view_chain(view: Tensor, new_value: Tensor) -> None:
     """After an in-place op on a view, give its bases (and the view) histories that see it.
 
@@ -39,6 +60,8 @@ def _rebase_view_chain(view: Tensor, new_value: Tensor) -> None:
     that new base.
     """
     base, prim, params = view._extra["view_of"]
+    if base._extra is not None:
+        refresh_stale_view(base)
     write_back = VIEW_WRITE_BACK.get(prim.name)
     if write_back is None:
         raise RuntimeError(f"in-place modification of a view created by {prim.name} is not "
