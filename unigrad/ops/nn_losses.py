@@ -218,6 +218,13 @@ def _type_name(dtype) -> str:
 def _class_selector_impl(target, *weight, num_classes, ignore_index, label_smoothing,
                          class_axis, normalize, dtype):
     xp = namespace_of(target)
+    if target.ndim == 1 and class_axis == 1 and not weight and not label_smoothing and \
+            not (target == ignore_index).any():
+        # the common case, (N, C) logits with plain class indices: scatter -1/N directly
+        selector = xp.zeros((target.shape[0], num_classes), dtype=dtype)
+        scale = -1.0 / target.shape[0] if normalize else -1.0
+        selector[xp.arange(target.shape[0]), target] = scale if target.shape[0] else 0.0
+        return selector
     valid = (target != ignore_index)[..., None]
     hot = ((xp.where(valid[..., 0], target, 0)[..., None] == xp.arange(num_classes)) & valid)
     hot = hot.astype(dtype)
