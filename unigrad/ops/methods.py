@@ -17,11 +17,6 @@ def _swap(fn):
     return reflected
 
 
-def _matmul(a, b):
-    from .linalg import matmul
-    return matmul(a, b)
-
-
 OPERATORS = {
     "__add__": ew.add, "__radd__": _swap(ew.add),
     "__sub__": ew.sub, "__rsub__": _swap(ew.sub),
@@ -30,7 +25,6 @@ OPERATORS = {
     "__floordiv__": ew.floor_divide, "__rfloordiv__": _swap(ew.floor_divide),
     "__mod__": ew.remainder, "__rmod__": _swap(ew.remainder),
     "__pow__": ew.pow, "__rpow__": _swap(ew.pow),
-    "__matmul__": _matmul, "__rmatmul__": _swap(_matmul),
     "__neg__": ew.neg, "__pos__": lambda self: self, "__abs__": ew.abs,
     "__eq__": ew.eq, "__ne__": ew.ne, "__lt__": ew.lt, "__le__": ew.le,
     "__gt__": ew.gt, "__ge__": ew.ge,
@@ -139,9 +133,11 @@ PROPERTIES = {
 
 def install(*extra_tables) -> None:
     """Attach operators, methods and properties to :class:`Tensor`."""
-    from . import inplace
+    from . import inplace, linalg
     for name, fn in OPERATORS.items():
         setattr(Tensor, name, fn)
+    Tensor.__matmul__ = linalg.matmul  # directly: ``x @ w`` is on the hot path
+    Tensor.__rmatmul__ = _swap(linalg.matmul)
     Tensor.__hash__ = object.__hash__
     Tensor.__array_ufunc__ = None
     tables = (METHODS, inplace.TENSOR_METHODS) + extra_tables
