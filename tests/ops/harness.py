@@ -19,6 +19,7 @@ import numpy as np
 
 import unigrad as ug
 from unigrad.abstract import ShapedArray
+from unigrad.autograd import forward_ad
 from unigrad.ops import _primitive
 from unigrad.tensor import Tensor
 
@@ -268,17 +269,8 @@ def vjp(outputs: list, inputs: list, cotangents: list, create_graph: bool = Fals
                                  create_graph=create_graph, allow_unused=True))
 
 
-def forward_ad_module():
-    """``unigrad.autograd.forward_ad``, or None while it does not exist."""
-    try:
-        return importlib.import_module("unigrad.autograd.forward_ad")
-    except ModuleNotFoundError:
-        return None
-
-
 def check_jvp(spec: OpSpec, sample: Sample, rng: np.random.Generator) -> None:
     """Forward-mode ``J u`` (dual tensors) against central differences, output by output."""
-    forward_ad = forward_ad_module()
     indices = sample.differentiable_indices()
     directions = dict(zip(indices, random_like(rng, (sample.args[i].shape for i in indices))))
     with forward_ad.dual_level():
