@@ -95,6 +95,12 @@ class Primitive:
         return bind(self, *args, **params)
 
 
+def others_need(needs: tuple) -> tuple:
+    """``saved_for`` of multilinear ops (mul, matmul, einsum): the vjp reads operand ``i``
+    exactly when some other operand needs a gradient."""
+    return tuple(any(need for j, need in enumerate(needs) if j != i) for i in range(len(needs)))
+
+
 def _derived_jvp(prim: Primitive, kind: str) -> Callable | None:
     if kind == "elementwise":
         def elementwise_jvp(tangents, out, *inputs, **params):

@@ -20,7 +20,7 @@ import numpy as np
 from ..backend import DEFAULT_FLOAT, namespace_of, to_numpy_dtype
 from ..tensor import Tensor
 from ._dtypes import _CONSTANTS, coerce_operands, float_constant, float_operand, true_divide_dtype
-from ._primitive import Primitive, bind, bind_first_tensor
+from ._primitive import Primitive, bind, bind_first_tensor, others_need
 from ._shape_rules import dtype_of, elementwise_rule, shape_of
 
 _ndarray = np.ndarray
@@ -37,7 +37,7 @@ sub_p = Primitive("sub", np.subtract, _same, kind="elementwise", saves_inputs=Fa
                   vjp=lambda g, out, needs, x, y: (g if needs[0] else None,
                                                    -g if needs[1] else None))
 mul_p = Primitive("mul", np.multiply, _same, kind="elementwise",
-                  saved_for=lambda needs: (needs[1], needs[0]),
+                  saved_for=others_need,
                   vjp=lambda g, out, needs, x, y: (g * y if needs[0] else None,
                                                    g * x if needs[1] else None))
 div_p = Primitive("div", np.true_divide, _same, kind="elementwise",

@@ -24,7 +24,7 @@ import numpy as np
 from ..backend import namespace_of
 from ..tensor import Tensor
 from ._dtypes import to_tensor_operand
-from ._primitive import Primitive, bind
+from ._primitive import Primitive, bind, others_need
 from ._shape_rules import broadcast_shapes, dtype_of, shape_of
 from .shape import broadcast_to, reshape, sum_to_shape, transpose_p
 
@@ -115,7 +115,7 @@ def _matmul_vjp(g, out, needs, a, b):
 
 matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, kind="bilinear", vjp=_matmul_vjp,
                      backward_name="MmBackward0",
-                     saved_for=lambda needs: (needs[1], needs[0]))
+                     saved_for=others_need)
 
 
 def _operand(value):
@@ -373,7 +373,7 @@ def _einsum_vjp(g, out, needs, *operands, equation):
 
 
 einsum_p = Primitive("einsum", _einsum_impl, _einsum_rule, kind="bilinear", vjp=_einsum_vjp,
-                     backward_name="EinsumBackward0")
+                     backward_name="EinsumBackward0", saved_for=others_need)
 
 
 def einsum(equation: str, *operands):
