@@ -31,11 +31,14 @@ class Node:
 
     ``edges[i]`` is where input ``i``'s cotangent goes: another Node, a leaf
     Tensor (its gradient accumulator), or None when input ``i`` needs no grad.
-    ``saved`` holds the inputs (when the primitive saves them) and ``versions``
-    their version numbers at save time; ``metas`` holds ``(shape, dtype)`` of
-    differentiable inputs when they are not saved; ``out`` is
-    ``(data, version_counter, version)`` when the primitive saves its output.
-    ``needs[i]`` tells the rule whether input ``i`` needs a cotangent.
+    ``saved`` holds the inputs (when the primitive saves them; an input its vjp
+    does not read is kept as its abstract value) and ``versions`` their version
+    numbers at save time; when the primitive saves no inputs, ``metas`` holds
+    the abstract values (:class:`~unigrad.abstract.ShapedArray`) of the
+    differentiable ones instead. ``out`` is ``(data, version_counter, version)``
+    when the primitive saves its output. ``needs[i]`` tells the rule whether
+    input ``i`` needs a cotangent. Abstract values and ``needs`` tuples are
+    interned and shared between nodes.
     """
 
     __slots__ = ("prim", "params", "saved", "versions", "metas", "out", "edges", "needs", "hooks",
