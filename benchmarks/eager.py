@@ -59,6 +59,9 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--only", choices=["chain", "mlp"], default=None,
                         help="run one workload only")
     parser.add_argument("--no-torch", action="store_true", help="skip PyTorch even if installed")
+    parser.add_argument("--with-gc", action="store_true",
+                        help="keep the garbage collector running while timing (by default it is "
+                             "paused, as timeit and torch.utils.benchmark do)")
     return parser.parse_args(argv)
 
 
@@ -70,7 +73,7 @@ def limit_threads(threads: int) -> None:
 
 
 def best_times(functions: dict[str, Callable[[], object]], repeats: int, number: int,
-               warmup: int) -> dict[str, float]:
+               warmup: int, pause_gc: bool = True) -> dict[str, float]:
     """Per function: minimum over ``repeats`` of the mean seconds per call of ``number`` calls.
 
     The functions take turns within each repeat, so a burst of load from other
@@ -84,7 +87,8 @@ def best_times(functions: dict[str, Callable[[], object]], repeats: int, number:
     for _ in range(repeats):
         for name, function in functions.items():
             gc.collect()
-            gc.disable()
+            if pause_gc:
+                gc.disable()
             try:
                 start = time.perf_counter()
                 for _ in range(number):
@@ -286,7 +290,8 @@ def main(argv: list[str] | None = None) -> int:
         if torch is not None:
             functions["torch"] = lambda: chain_torch(torch, start)
         number = 2 if arguments.quick else 10
-        rows.append(("chain", best_times(functions, repeats, number, warmup)))
+        rows.append(("chain", best_times(functions, repeats, number, warmup,
+                                         not arguments.with_gc)))
 
     if arguments.only in (None, "mlp"):
         if not hasattr(ug, "matmul"):
@@ -303,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
             if torch is not None:
                 functions["torch"] = lambda: mlp_torch(torch, inputs, labels, parameters)
             number = 1 if arguments.quick else 3
-            rows.append(("mlp", best_times(functions, repeats, number, warmup)))
+            rows.append(("mlp", best_times(functions, repeats, number, warmup,
+                                         not arguments.with_gc)))
 
     print(f"unigrad {ug.__version__} | numpy {np.__version__} | "
           f"torch {torch.__version__ if torch is not None else '-'} | "
