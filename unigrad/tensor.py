@@ -48,6 +48,7 @@ def shared_counter(tensor: Tensor) -> list:
     counter = tensor._vc
     if counter is None:
         counter = tensor._vc = [0]
+        _link_saved_output(tensor, counter)
     return counter
 
 
@@ -56,8 +57,17 @@ def bump_version(tensor: Tensor) -> None:
     counter = tensor._vc
     if counter is None:
         tensor._vc = [1]
+        _link_saved_output(tensor, tensor._vc)
     else:
         counter[0] += 1
+
+
+def _link_saved_output(tensor: Tensor, counter: list) -> None:
+    """A node that saved this tensor as its output (at version 0, with no counter yet)
+    now watches the counter just created, so later in-place changes are detected."""
+    node = tensor._grad_fn
+    if node is not None and node.out is tensor._data and node.out_counter is None:
+        node.out_counter = counter
 
 
 def _make_tensor(data, requires_grad: bool = False) -> Tensor:

@@ -43,8 +43,8 @@ def _held_arrays(node):
         data = getattr(value, "_data", None)
         if isinstance(data, Tracked):
             yield data
-    if node.out is not None and isinstance(node.out[0], Tracked):
-        yield node.out[0]
+    if isinstance(node.out, Tracked):
+        yield node.out
 
 
 def test_backward_frees_saved_intermediates():

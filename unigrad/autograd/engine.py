@@ -261,10 +261,11 @@ def _unpack_inputs(node: Node, saved, create_graph: bool):
     return inputs
 
 
-def _unpack_output(node: Node, out, create_graph: bool):
-    data, counter, version = out
-    if counter[0] != version:
-        raise RuntimeError(_version_message(data, node, counter[0], version, None, output=True))
+def _unpack_output(node: Node, data, create_graph: bool):
+    counter = node.out_counter
+    if counter is not None and counter[0] != node.out_version:
+        raise RuntimeError(_version_message(data, node, counter[0], node.out_version, None,
+                                            output=True))
     if not create_graph:
         return data
     tensor = _make_tensor(data, True)

@@ -6,7 +6,7 @@ import traceback
 
 from .. import _state
 from ..abstract import ShapedArray
-from ..tensor import Tensor, shared_counter
+from ..tensor import Tensor
 
 _global = _state.global_state
 
@@ -35,14 +35,15 @@ class Node:
     does not read is kept as its abstract value) and ``versions`` their version
     numbers at save time; when the primitive saves no inputs, ``metas`` holds
     the abstract values (:class:`~unigrad.abstract.ShapedArray`) of the
-    differentiable ones instead. ``out`` is ``(data, version_counter, version)``
-    when the primitive saves its output. ``needs[i]`` tells the rule whether
+    differentiable ones instead. ``out`` is the output's data when the primitive saves it,
+    checked against ``out_counter`` (the output's version counter, linked when
+    one is first created) and ``out_version``. ``needs[i]`` tells the rule whether
     input ``i`` needs a cotangent. Abstract values and ``needs`` tuples are
     interned and shared between nodes.
     """
 
-    __slots__ = ("prim", "params", "saved", "versions", "metas", "out", "edges", "needs", "hooks",
-                 "__weakref__")
+    __slots__ = ("prim", "params", "saved", "versions", "metas", "out", "out_counter",
+                 "out_version", "edges", "needs", "hooks", "__weakref__")
 
     def name(self) -> str:
         """PyTorch's node name, e.g. ``MulBackward0``."""
@@ -240,11 +241,10 @@ def record(prim, args, params, result: Tensor) -> None:
     node.needs = needs if needs is not None else _needs_tuple(key)
     if prim.saved_for is not None:
         _keep_only_needed(node, prim, args)
-    if prim.saves_output:
-        counter = shared_counter(result)
-        node.out = (result._data, counter, counter[0])
-    else:
-        node.out = None
+    node.out = result._data if prim.saves_output else None
+    counter = result._vc  # a view's output shares its base's counter; others get one lazily
+    node.out_counter = counter
+    node.out_version = 0 if counter is None else counter[0]
     node.hooks = None
     if _global.anomaly_enabled:
         node._hooks().forward_trace = traceback.extract_stack()[:-3]
@@ -308,11 +308,9 @@ def record_single(prim, args: tuple, x: Tensor, result: Tensor) -> None:
         node.saved = ()
         node.versions = None
         node.metas = metas if metas is not None else _lone_metas(key)
-    if prim.saves_output:
-        counter = result._vc = [0]
-        node.out = (result._data, counter, 0)
-    else:
-        node.out = None
+    node.out = result._data if prim.saves_output else None
+    node.out_counter = None
+    node.out_version = 0
     node.hooks = None
     result._grad_fn = node
     result._requires_grad = True
