@@ -232,6 +232,12 @@ def _bind_unary(prim, input):
     return bind(prim, input)
 
 
+def _same_float_tensors(input, other) -> bool:
+    """Two Tensors of one floating dtype: nothing to promote (the common case)."""
+    return type(input) is Tensor and type(other) is Tensor and \
+        input._data.dtype is other._data.dtype and input._data.dtype.kind == "f"
+
+
 def _constant_for(data, value: float):
     """``value`` as a cached 0-d array of ``data``'s float dtype (None if not a float array)."""
     dtype = data.dtype
@@ -255,8 +261,7 @@ def add(input, other, *, alpha=None):
         constant = _constant_for(input._data, other)
         if constant is not None:
             return bind_first_tensor(add_p, input, constant)
-    if type(other) is Tensor and type(input) is Tensor and \
-            input._data.dtype is other._data.dtype:  # nothing to promote
+    if _same_float_tensors(input, other):
         return bind(add_p, input, other)
     return bind(add_p, *coerce_operands(input, other))
 
@@ -277,6 +282,8 @@ def sub(input, other, *, alpha=None):
         constant = _constant_for(input._data, other)
         if constant is not None:
             return bind_first_tensor(sub_p, input, constant)
+    if _same_float_tensors(input, other):
+        return bind(sub_p, input, other)
     return bind(sub_p, *coerce_operands(input, other))
 
 
@@ -292,6 +299,8 @@ def mul(input, other):
         constant = _constant_for(input._data, other)
         if constant is not None:
             return bind_first_tensor(mul_p, input, constant)
+    if _same_float_tensors(input, other):
+        return bind(mul_p, input, other)
     return bind(mul_p, *coerce_operands(input, other))
 
 
@@ -316,6 +325,8 @@ def div(input, other, *, rounding_mode=None):
         constant = _constant_for(input._data, other)
         if constant is not None:
             return bind_first_tensor(div_p, input, constant)
+    if _same_float_tensors(input, other):
+        return bind(div_p, input, other)
     return bind(div_p, *true_divide_dtype(input, other))
 
 
