@@ -267,10 +267,10 @@ def _lone_metas(key) -> tuple:
     metas = (_aval_of_key((shape, dtype)),) + (None,) * (count - 1)
     _LONE_METAS[key] = metas
     return metas
-_NO_PARAMS: dict = {}  # shared and never mutated: elementwise primitives take no params
+_NO_PARAMS: dict = {}  # shared and never mutated: the params of ops that take none
 
 
-def record_single(prim, args: tuple, x: Tensor, result: Tensor) -> None:
+def record_single(prim, args: tuple, x: Tensor, result: Tensor, params: dict = _NO_PARAMS) -> None:
     """:func:`record` when ``args[0] is x`` is the only Tensor and it requires grad.
 
     Unrolled for the eager hot path (``bind_first_tensor``); anomaly mode never
@@ -283,7 +283,7 @@ def record_single(prim, args: tuple, x: Tensor, result: Tensor) -> None:
             refresh_stale_view(x)
     node = _new_node(Node)
     node.prim = prim
-    node.params = _NO_PARAMS
+    node.params = params
     fn = x._grad_fn
     if len(args) == 1:
         node.edges = [x if fn is None else fn]
@@ -309,8 +309,9 @@ def record_single(prim, args: tuple, x: Tensor, result: Tensor) -> None:
         node.versions = None
         node.metas = metas if metas is not None else _lone_metas(key)
     node.out = result._data if prim.saves_output else None
-    node.out_counter = None
-    node.out_version = 0
+    counter = result._vc  # a view shares its base's counter; other outputs get one lazily
+    node.out_counter = counter
+    node.out_version = 0 if counter is None else counter[0]
     node.hooks = None
     result._grad_fn = node
     result._requires_grad = True

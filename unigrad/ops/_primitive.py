@@ -160,6 +160,13 @@ def bind(prim: Primitive, *args, **params):
         >>> bind(add_p, np.array([1.0]), np.array([2.0]))
         array([3.])
     """
+    if len(args) == 1 and type(args[0]) is Tensor:
+        return bind_first_tensor(prim, args[0], params=params)
+    return _bind_general(prim, args, params)
+
+
+def _bind_general(prim: Primitive, args: tuple, params: dict):
+    """:func:`bind` for any mix of Tensors, arrays and scalars."""
     arrays = []
     any_tensor = False
     requires_grad = False
@@ -211,32 +218,39 @@ _new_tensor = object.__new__
 _NO_PARAMS: dict = {}
 
 
-def bind_first_tensor(prim: Primitive, x: Tensor, constant=_NO_PARAMS):
-    """``bind(prim, x)`` or ``bind(prim, x, constant)`` where only ``x`` is a Tensor.
+def bind_first_tensor(prim: Primitive, x: Tensor, constant=_NO_PARAMS, params=_NO_PARAMS):
+    """``bind(prim, x, **params)`` or ``bind(prim, x, constant)`` where only ``x`` is a Tensor.
 
-    The hot path of elementwise ops (``tanh(x)``, ``x * 0.5``): the same result
-    and recording as :func:`bind`, with the argument loop and the general
-    record unrolled for a single Tensor operand. Anything unusual (observers,
-    views, forward mode, inference mode, anomaly mode) goes through ``bind``.
+    The hot path of one-tensor ops (``tanh(x)``, ``x * 0.5``, ``x.sum(1)``,
+    ``x.reshape(...)``, ``x[i]``): the same result and recording as
+    :func:`bind`, with the argument loop and the general record unrolled for a
+    single Tensor operand. Anything unusual (observers, forward mode, inference
+    mode, anomaly mode) goes through the general path.
     """
     args = (x,) if constant is _NO_PARAMS else (x, constant)
     local = _local
-    if _observers or prim.is_view or local.forward_levels or local.inference_mode or \
-            _global.anomaly_enabled:
-        return bind(prim, *args)
+    if _observers or local.forward_levels or local.inference_mode or _global.anomaly_enabled:
+        return _bind_general(prim, args, params)
+    data = x._data
     try:
-        out = prim.impl(x._data) if constant is _NO_PARAMS else prim.impl(x._data, constant)
+        if constant is not _NO_PARAMS:
+            out = prim.impl(data, constant)
+        else:
+            out = prim.impl(data, **params) if params else prim.impl(data)
     except (ValueError, IndexError, TypeError) as error:
-        raise _explain(prim, args, _NO_PARAMS, error) from error
+        raise _explain(prim, args, params, error) from error
     if out.__class__ is not ndarray and not isinstance(out, ndarray):
         out = namespace_of(out).asarray(out)
     result = _new_tensor(Tensor)
     result._data = out
     result._grad = None
     result._extra = None
-    result._vc = None
+    view = prim.is_view and _may_share_memory(out, data)
+    result._vc = shared_counter(x) if view else None
     if x._requires_grad and local.grad_enabled and prim.differentiable and out.dtype.kind == "f":
-        _record_single(prim, args, x, result)
+        _record_single(prim, args, x, result, params)
+        if view:
+            result._extra = {"view_of": (x, prim, params)}
     else:
         result._requires_grad = False
         result._grad_fn = None

@@ -49,6 +49,9 @@ def elementwise_rule(dtype_rule=None):
 
 
 def normalize_axis(axis, ndim: int, name: str = "dim") -> int:
+    """A dim in ``[-ndim, ndim)`` as a positive axis (0-d tensors accept 0 and -1)."""
+    if type(axis) is int and -ndim <= axis < ndim:  # the common case
+        return axis % ndim
     if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
         raise TypeError(f"{name} must be an int, got {type(axis).__name__}")
     if not -max(ndim, 1) <= axis < max(ndim, 1):
@@ -62,7 +65,10 @@ def normalize_axes(axis, ndim: int, name: str = "dim") -> tuple:
     if axis is None:
         return tuple(range(ndim))
     if isinstance(axis, (list, tuple)):
-        axes = tuple(normalize_axis(a, ndim, name) for a in axis)
+        axes = []
+        for a in axis:  # a loop, not a generator: this runs on every reduction
+            axes.append(normalize_axis(a, ndim, name))
+        axes = tuple(axes)
         if len(set(axes)) != len(axes):
             repeated = next(a for a in axes if axes.count(a) > 1)
             raise RuntimeError(f"{name} {repeated} appears multiple times in the list of dims")

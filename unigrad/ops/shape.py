@@ -22,7 +22,10 @@ def _as_shape(shape) -> tuple:
     """Accept ``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` spellings of a shape."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
-    if all(type(dim) is int for dim in shape):  # the common case, already clean
+    for dim in shape:  # the common case: already plain ints (a loop: no generator frame)
+        if type(dim) is not int:
+            break
+    else:
         return shape
     result = []
     for dim in shape:
@@ -37,15 +40,17 @@ def _as_shape(shape) -> tuple:
 
 def _resolve_shape(new_shape: tuple, size: int) -> tuple:
     """Fill a single -1 and check that the element count is preserved."""
-    unknown = [i for i, d in enumerate(new_shape) if d == -1]
-    if len(unknown) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    if any(d < -1 for d in new_shape):
-        raise RuntimeError(f"invalid shape dimension {min(new_shape)}")
+    unknown = 0
     known = 1
     for d in new_shape:
-        if d != -1:
+        if d == -1:
+            unknown += 1
+        elif d < -1:
+            raise RuntimeError(f"invalid shape dimension {d}")
+        else:
             known *= d
+    if unknown > 1:
+        raise RuntimeError("only one dimension can be inferred")
     if unknown:
         if known == 0 or size % known:
             raise RuntimeError(f"shape '{list(new_shape)}' is invalid for input of size {size}")
