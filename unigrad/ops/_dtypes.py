@@ -13,12 +13,13 @@ import numpy as np
 from .. import backend
 from ..backend import DEFAULT_FLOAT, DEFAULT_INT, ndarray
 from ..tensor import Tensor, _make_tensor, as_array
+from . import elementwise as _elementwise
 
 _SCALARS = (bool, int, float)
 
 
 def _cast_tensor(t: Tensor, dtype: np.dtype) -> Tensor:
-    from .elementwise import cast
+    cast = _elementwise.cast
     return cast(t, dtype)
 
 

@@ -135,9 +135,14 @@ def apply_inplace(tensor: Tensor, fn, *args, **kwargs) -> Tensor:
 
 
 def _method(fn_name: str):
+    target = None  # the out-of-place op, looked up once (the ops package imports this module)
+
     def method(self, *args, **kwargs):
-        from .. import ops
-        return apply_inplace(self, getattr(ops, fn_name), *args, **kwargs)
+        nonlocal target
+        if target is None:
+            from .. import ops
+            target = getattr(ops, fn_name)
+        return apply_inplace(self, target, *args, **kwargs)
     method.__name__ = fn_name + "_"
     method.__doc__ = f"In-place :func:`unigrad.{fn_name}`; returns self."
     return method

@@ -22,7 +22,10 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..backend import namespace_of
 from ..tensor import Tensor
+from . import elementwise as _elementwise
+from . import shape as _shape
 from ._dtypes import DEFAULT_INT, float_operand
 from ._primitive import Primitive, bind
 from ._shape_rules import dtype_of, normalize_axes, normalize_axis, shape_of
@@ -39,7 +42,7 @@ def reduced_shape(shape: tuple, axes: tuple, keepdims: bool) -> tuple:
 
 def expand_reduced(g, shape: tuple, axes: tuple, keepdims: bool):
     """Broadcast a reduced cotangent back to the input ``shape``."""
-    from .shape import broadcast_to, reshape
+    broadcast_to, reshape = _shape.broadcast_to, _shape.reshape
     if not keepdims:
         g = reshape(g, reduced_shape(shape, axes, True))
     return broadcast_to(g, shape)
@@ -99,7 +102,7 @@ def sum(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = F
     """
     axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
     if dtype is not None:
-        from .elementwise import cast
+        cast = _elementwise.cast
         input = cast(input, dtype)
     return bind(sum_p, input, axes=axes, keepdims=keep)
 
@@ -113,7 +116,7 @@ def mean(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = 
         tensor(3.)
     """
     if dtype is not None:
-        from .elementwise import cast
+        cast = _elementwise.cast
         input = cast(input, dtype)
     if isinstance(input, Tensor) and input._data.dtype.kind != "f":
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
@@ -132,7 +135,7 @@ def _prod_partials(out, x, axes, keepdims):
     zero, else 0. Built from differentiable ops, so it is right to second order
     except across two zeros of the same reduction.
     """
-    from .elementwise import where
+    where = _elementwise.where
     is_zero = x == 0
     zero_count = sum(is_zero, axis=axes, keepdims=True)
     safe = where(is_zero, 1.0, x)
@@ -158,7 +161,7 @@ prod_p = Primitive("prod", lambda x, axes, keepdims: x.prod(axis=axes, keepdims=
 
 def _extreme_share(out, x, axes, keepdims):
     """1/k on the k elements equal to the extreme value of their reduction, 0 elsewhere."""
-    from .elementwise import cast
+    cast = _elementwise.cast
     hit = cast(x == expand_reduced(out, x.shape, axes, keepdims), x.dtype)
     return hit / sum(hit, axis=axes, keepdims=True)
 
@@ -262,7 +265,7 @@ def prod(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = 
         tensor([0., 6., 0.])
     """
     if dtype is not None:
-        from .elementwise import cast
+        cast = _elementwise.cast
         input = cast(input, dtype)
     return _reduce(prod_p, input, dim, keepdim, axis, keepdims)
 
@@ -325,7 +328,7 @@ def _extreme(name, value_prim, arg_prim, result_type, input, dim, keepdim, axis,
     indices = bind(arg_prim, input, axis=axis, keepdims=True)
     values = _take_along(value_prim, input, indices, axis)
     if not keep:
-        from .shape import reshape
+        reshape = _shape.reshape
         kept = reduced_shape(shape, (axis,), False)
         indices, values = reshape(indices, kept), reshape(values, kept)
     return result_type(values, indices)
@@ -336,8 +339,7 @@ def _take_along(value_prim, input, indices, axis: int):
     the whole gradient goes to the returned index, even among ties."""
     if not isinstance(input, Tensor) or input._data.dtype.kind != "f":
         return bind(value_prim, input, axes=(axis,), keepdims=True)
-    from ..backend import namespace_of
-    from .elementwise import where
+    where = _elementwise.where
     positions = namespace_of(input._data).arange(input.shape[axis]).reshape(
         tuple(-1 if i == axis else 1 for i in range(input.ndim)))
     return sum(where(indices == positions, input, 0.0), axis=axis, keepdims=True)
@@ -360,7 +362,7 @@ def max(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = F
         (tensor([5., 4.]), tensor([1, 0]))
     """
     if isinstance(dim, Tensor):
-        from .elementwise import maximum
+        maximum = _elementwise.maximum
         return maximum(input, dim)
     return _extreme("max", amax_p, argmax_p, MaxResult, input, dim, keepdim, axis, keepdims)
 
@@ -375,7 +377,7 @@ def min(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = F
         tensor([0, 1])
     """
     if isinstance(dim, Tensor):
-        from .elementwise import minimum
+        minimum = _elementwise.minimum
         return minimum(input, dim)
     return _extreme("min", amin_p, argmin_p, MinResult, input, dim, keepdim, axis, keepdims)
 
@@ -468,11 +470,11 @@ def cumsum(input, dim=None, *, axis=None, dtype=None):
     if dim is None:
         raise TypeError("cumsum() missing required argument 'dim'")
     if dtype is not None:
-        from .elementwise import cast
+        cast = _elementwise.cast
         input = cast(input, dtype)
     shape = tuple(input.shape)
     if not shape:
-        from .shape import reshape
+        reshape = _shape.reshape
         normalize_axis(dim, 0)
         return reshape(bind(cumsum_p, reshape(input, (1,)), axis=0, reverse=False), ())
     return bind(cumsum_p, input, axis=normalize_axis(dim, len(shape)), reverse=False)
@@ -532,7 +534,7 @@ def std(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
         >>> ug.std(ug.tensor([[1.0, 3.0], [2.0, 2.0]]), dim=1)
         tensor([1.4142, 0.0000])
     """
-    from .elementwise import sqrt
+    sqrt = _elementwise.sqrt
     return sqrt(var(input, dim, unbiased, keepdim, correction=correction, axis=axis,
                     keepdims=keepdims, ddof=ddof))
 
@@ -549,8 +551,9 @@ def logsumexp(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bo
         >>> ug.logsumexp(ug.tensor([100.0, 100.0]), dim=0)
         tensor(100.6931)
     """
-    from .elementwise import exp, isfinite, log, where
-    from .shape import reshape
+    exp, log = _elementwise.exp, _elementwise.log
+    isfinite, where = _elementwise.isfinite, _elementwise.where
+    reshape = _shape.reshape
     input = float_operand(input)
     axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
     shape = tuple(input.shape)
@@ -566,7 +569,7 @@ def logsumexp(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bo
 
 def _safe_root(total, order: float):
     """``total ** (1 / order)`` with a zero (not NaN) gradient where ``total`` is 0."""
-    from .elementwise import sqrt, where
+    sqrt, where = _elementwise.sqrt, _elementwise.where
     positive = total > 0
     safe = where(positive, total, 1.0)
     root = sqrt(safe) if order == 2 else safe ** (1.0 / order)
@@ -586,7 +589,7 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, axis=None,
         >>> ug.vector_norm(ug.tensor([3.0, -4.0]), ord=float("inf"))
         tensor(4.)
     """
-    from .elementwise import abs, cast, where
+    abs, cast, where = _elementwise.abs, _elementwise.cast, _elementwise.where
     if dtype is not None:
         input = cast(input, dtype)
     if isinstance(input, Tensor) and input._data.dtype.kind != "f":

@@ -13,9 +13,14 @@ import math
 
 import numpy as np
 
+from ..backend import namespace_of, promote_types
 from ..tensor import Tensor
+from . import elementwise as _elementwise
+from . import indexing as _indexing
+from . import reduce as _reduce
+from ._dtypes import to_tensor_operand
 from ._primitive import Primitive, bind
-from ._shape_rules import dtype_of, normalize_axes, normalize_axis, shape_of
+from ._shape_rules import broadcast_shapes, dtype_of, normalize_axes, normalize_axis, shape_of
 
 
 def _as_shape(shape) -> tuple:
@@ -73,7 +78,6 @@ reshape_p = Primitive("reshape", lambda x, shape: x.reshape(shape), _reshape_rul
 
 
 def _broadcast_rule(x, shape):
-    from ._shape_rules import broadcast_shapes
     result = broadcast_shapes(shape_of(x), tuple(shape))
     if result != tuple(shape):
         raise ValueError(f"The expanded size of the tensor must match the existing size: cannot "
@@ -82,7 +86,6 @@ def _broadcast_rule(x, shape):
 
 
 def _broadcast_impl(x, shape):
-    from ..backend import namespace_of
     return namespace_of(x).broadcast_to(x, shape)
 
 
@@ -211,7 +214,7 @@ def sum_to_shape(input, shape: tuple):
         >>> ug.sum_to_shape(ug.ones(3, 2), (1, 2))
         tensor([[3., 3.]])
     """
-    from .reduce import sum
+    sum = _reduce.sum
     current = tuple(input.shape)
     shape = tuple(shape)
     if current == shape:
@@ -324,7 +327,6 @@ def _concat_rule(*avals, axis, sizes):
 
 
 def _concat_impl(*arrays, axis, sizes):
-    from ..backend import namespace_of
     return namespace_of(arrays[0]).concatenate(arrays, axis=axis)
 
 
@@ -347,12 +349,11 @@ def _pad_rule(x, widths, value):
 
 
 def _pad_impl(x, widths, value):
-    from ..backend import namespace_of
     return namespace_of(x).pad(x, widths, mode="constant", constant_values=value)
 
 
 def _pad_vjp(g, out, needs, x, widths, value):
-    from .indexing import getitem
+    getitem = _indexing.getitem
     return (getitem(g, tuple(slice(before, before + d) for d, (before, _) in
                              zip(x.shape, widths))),)
 
@@ -368,7 +369,6 @@ def _same_shape_rule(x, **params):
 
 
 def _flip_impl(x, axes):
-    from ..backend import namespace_of
     return namespace_of(x).flip(x, axes).copy()
 
 
@@ -378,7 +378,6 @@ flip_p = Primitive("flip", _flip_impl, _same_shape_rule, kind="linear", saves_in
 
 def _triangle(name, kernel_name):
     def impl(x, diagonal):
-        from ..backend import namespace_of
         return getattr(namespace_of(x), kernel_name)(x, diagonal)
 
     def vjp(g, out, needs, x, diagonal):
@@ -482,7 +481,6 @@ def concat(tensors, dim: int | None = None, *, axis: int | None = None):
         >>> ug.concat([ug.zeros((2, 3)), ug.ones((1, 3))]).shape
         (3, 3)
     """
-    from ._dtypes import to_tensor_operand
     tensors = _tensor_list(tensors, "torch.cat", ValueError(
         "torch.cat(): expected a non-empty list of Tensors"))
     if any(isinstance(t, Tensor) for t in tensors):
@@ -506,8 +504,7 @@ cat = concatenate = concat
 
 def _promoted(tensors: list) -> list:
     """The tensors cast to their common dtype (PyTorch's promotion)."""
-    from ..backend import promote_types
-    from .elementwise import cast
+    cast = _elementwise.cast
     dtypes = [t._data.dtype if isinstance(t, Tensor) else t.dtype for t in tensors]
     target = dtypes[0]
     for dtype in dtypes[1:]:
@@ -544,7 +541,7 @@ def narrow(input, dim: int, start: int, length: int):
         >>> ug.narrow(ug.arange(5.0), 0, 1, 3)
         tensor([1., 2., 3.])
     """
-    from .indexing import getitem
+    getitem = _indexing.getitem
     shape = tuple(input.shape)
     axis = _dim(dim, len(shape))
     size = shape[axis]
@@ -569,7 +566,7 @@ def select(input, dim: int, index: int):
         >>> ug.select(ug.arange(6.0).reshape(2, 3), 1, -1)
         tensor([2., 5.])
     """
-    from .indexing import getitem
+    getitem = _indexing.getitem
     shape = tuple(input.shape)
     axis = _dim(dim, len(shape))
     if not -shape[axis] <= index < shape[axis]:
@@ -702,7 +699,7 @@ def repeat_interleave(input, repeats, dim: int | None = None, *, output_size=Non
         >>> ug.repeat_interleave(ug.tensor([1.0, 2.0]), 2)
         tensor([1., 1., 2., 2.])
     """
-    from .indexing import index_select
+    index_select = _indexing.index_select
     if dim is None:
         input = reshape(input, (-1,))
         dim = 0
@@ -775,7 +772,7 @@ def pad(input, pad, mode: str = "constant", value=None):
         >>> ug.pad(ug.ones((1, 2)), (1, 2), value=0.5)
         tensor([[0.5000, 1.0000, 1.0000, 0.5000, 0.5000]])
     """
-    from .indexing import getitem, index_select
+    getitem, index_select = _indexing.getitem, _indexing.index_select
     pad = tuple(int(p) for p in pad)
     shape = tuple(input.shape)
     if len(pad) % 2:
