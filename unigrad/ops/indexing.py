@@ -18,6 +18,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -265,7 +266,7 @@ def _index_add_impl(g, index, shape):
     xp = namespace_of(g)
     items = index.on(xp)
     if index.scatters:
-        size = int(np.prod(shape, dtype=np.int64))
+        size = math.prod(shape)
         positions = xp.arange(size).reshape(shape)[items]
         values = xp.broadcast_to(g, positions.shape)
         summed = xp.bincount(positions.ravel(), weights=values.ravel(), minlength=size)
@@ -592,7 +593,7 @@ def take(input, index):
     """
     from .shape import reshape
     data = _integer_index("take", index, IndexError)
-    size = int(np.prod(input.shape, dtype=np.int64))
+    size = math.prod(input.shape)
     if data.size:
         host = backend.to_numpy(data)
         for bad in (int(host.min()), int(host.max())):

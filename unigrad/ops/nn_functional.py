@@ -14,6 +14,8 @@ Example:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import backend
@@ -144,13 +146,13 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     channels = shape[1]
     for name, value in (("running_mean", running_mean), ("running_var", running_var),
                         ("weight", weight), ("bias", bias)):
-        if value is not None and int(np.prod(value.shape, dtype=np.int64)) != channels:
+        if value is not None and math.prod(value.shape) != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not "
-                               f"{int(np.prod(value.shape, dtype=np.int64))}")
+                               f"{math.prod(value.shape)}")
     input = float_operand(input)
     ndim = len(shape)
     if training:
-        per_channel = int(np.prod(shape, dtype=np.int64)) // max(channels, 1)
+        per_channel = math.prod(shape) // max(channels, 1)
         if per_channel <= 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input "
                              f"size {list(shape)}")

@@ -15,6 +15,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -363,7 +364,7 @@ def _probability_cross_entropy(input, target, weight, ignore_index, reduction, l
     total = -sum(product)
     if reduction == "sum":
         return total
-    count = int(np.prod(input.shape, dtype=np.int64)) // max(classes, 1)
+    count = math.prod(input.shape) // max(classes, 1)
     return total / float(count) if count else total * float("nan")
 
 

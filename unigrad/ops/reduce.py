@@ -299,7 +299,7 @@ def amin(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = 
 
 
 def _numel(input) -> int:
-    return int(np.prod(tuple(input.shape), dtype=np.int64))
+    return math.prod(tuple(input.shape))
 
 
 def _extreme(name, value_prim, arg_prim, result_type, input, dim, keepdim, axis, keepdims):

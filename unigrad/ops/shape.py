@@ -68,7 +68,7 @@ def _resolve_shape(new_shape: tuple, size: int) -> tuple:
 # ----------------------------------------------------------------------------- primitives
 
 def _reshape_rule(x, shape):
-    size = int(np.prod(shape_of(x), dtype=np.int64))
+    size = math.prod(shape_of(x))
     return _resolve_shape(tuple(shape), size), dtype_of(x)
 
 
@@ -219,7 +219,7 @@ def sum_to_shape(input, shape: tuple):
     shape = tuple(shape)
     if current == shape:
         return input
-    if int(np.prod(current, dtype=np.int64)) == int(np.prod(shape, dtype=np.int64)):
+    if math.prod(current) == math.prod(shape):
         # same size: only unit dimensions differ, or a reshape's cotangent comes back
         return reshape(input, shape)
     lead = len(current) - len(shape)
@@ -413,7 +413,7 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1):
     end = _dim(end_dim, len(shape))
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-    merged = int(np.prod(shape[start:end + 1], dtype=np.int64))
+    merged = math.prod(shape[start:end + 1])
     return reshape(input, shape[:start] + (merged,) + shape[end + 1:])
 
 
