@@ -23,3 +23,14 @@ def test_softplus_derivatives_are_exact_at_zero():
     (second,) = ug.autograd.grad(first, x)
     assert first.item() == 0.5
     assert second.item() == 0.25
+
+
+def test_half_precision_prints_like_pytorch():
+    assert repr(ug.tensor([1500.0, 2.5], dtype=ug.float16)) == \
+        "tensor([1500.0000,    2.5000], dtype=unigrad.float16)"
+
+
+def test_mean_of_half_precision_accumulates_in_float32():
+    values = ug.full((4096,), 1.0001, dtype=ug.float16)
+    assert abs(values.mean().item() - 1.0) < 1e-3
+    assert values.mean().dtype == ug.float16

@@ -11,6 +11,8 @@ _DEFAULT_DTYPES = (np.dtype(np.float32), np.dtype(np.int64), np.dtype(np.bool_))
 
 def format_array(array: np.ndarray) -> str:
     """Values as PyTorch prints them: 4 decimals unless every value is integral."""
+    if array.dtype == np.float16:  # NumPy prints half floats in scientific notation
+        array = array.astype(np.float32)
     if array.dtype.kind == "f" and array.size:
         finite = array[np.isfinite(array)]
         integral = finite.size == 0 or bool(np.all(finite == np.round(finite)))

@@ -73,8 +73,23 @@ def _mean_vjp(g, out, needs, x, axes, keepdims):
     return (expand_reduced(g, x.shape, axes, keepdims) * (1.0 / builtins.max(count, 1)),)
 
 
-mean_p = Primitive("mean", lambda x, axes, keepdims: x.mean(axis=axes, keepdims=keepdims),
-                   _reduce_rule(), kind="linear", saves_inputs=False, vjp=_mean_vjp)
+def _mean_impl(x, axes, keepdims):
+    # sum / count rather than ndarray.mean, whose Python wrapper costs more than the sum on
+    # small arrays; float16 accumulates in float32, as NumPy's mean does
+    count = 1
+    for axis in axes:
+        count *= x.shape[axis]
+    if x.dtype == np.float16:
+        total = x.sum(axis=axes, keepdims=keepdims, dtype=np.float32)
+        return (total / count).astype(np.float16) if count else total.astype(np.float16) * np.nan
+    total = x.sum(axis=axes, keepdims=keepdims)
+    if not count:
+        return total * np.nan
+    return total / count
+
+
+mean_p = Primitive("mean", _mean_impl, _reduce_rule(), kind="linear", saves_inputs=False,
+                   vjp=_mean_vjp)
 
 
 def _axes_and_keepdims(x, dim, keepdim, axis, keepdims):
