@@ -9,7 +9,7 @@ Example:
     (tensor(12.), tensor(4.))
 """
 
-from . import autograd, backend, linalg, nn, ops
+from . import autograd, backend, linalg, nn, ops, transforms
 from .autograd import (
     enable_grad,
     inference_mode,
@@ -33,6 +33,27 @@ from .backend import (
 )
 from .ops import *  # noqa: F403
 from .tensor import Tensor
+from .transforms import (
+    GradientTape,
+    UnconnectedGradients,
+    checkpoint,
+    custom_gradient,
+    custom_jvp,
+    custom_vjp,
+    get_grad,
+    grad,
+    gradients,
+    hessian,
+    hvp,
+    jacfwd,
+    jacobian,
+    jacrev,
+    jvp,
+    linearize,
+    stop_gradient,
+    value_and_grad,
+    vjp,
+)
 
 device = Device
 bool = bool_  # noqa: A001 - PyTorch spells the dtype ug.bool

@@ -12,6 +12,7 @@ class _LocalState(threading.local):
         self.grad_enabled = True
         self.inference_mode = False
         self.forward_levels = []
+        self.transform_depth = 0  # functional transforms / recording GradientTapes now running
 
 
 local = _LocalState()

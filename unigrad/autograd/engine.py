@@ -271,6 +271,9 @@ def _unpack_output(node: Node, data, create_graph: bool):
     tensor = _make_tensor(data, True)
     tensor._grad_fn = node
     tensor._vc = counter
+    hooks = node.hooks
+    if hooks is not None and hooks.out_tangents:
+        tensor._extra_dict()["tangents"] = hooks.out_tangents
     return tensor
 
 

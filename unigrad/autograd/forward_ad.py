@@ -18,6 +18,7 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 from typing import NamedTuple
 
 from .. import _state
@@ -31,15 +32,23 @@ class UnpackedDualTensor(NamedTuple):
     tangent: Tensor | None
 
 
+_level_ids = itertools.count()
+
+
 class dual_level:
-    """Context manager opening a forward-AD level; tangents die with it."""
+    """Context manager opening a forward-AD level; tangents die with it.
+
+    ``__enter__`` returns the nesting depth (0 for the outermost level), the
+    number ``make_dual(..., level=)`` accepts. Internally each level gets a
+    fresh id, so tangents left on tensors by a closed level never leak into a
+    later one.
+    """
 
     def __enter__(self) -> int:
         levels = _active_levels()
-        level = (levels[-1] + 1) if levels else 0
-        levels.append(level)
-        self.level = level
-        return level
+        self.level = next(_level_ids)
+        levels.append(self.level)
+        return len(levels) - 1
 
     def __exit__(self, *exc) -> bool:
         levels = _active_levels()
@@ -60,7 +69,46 @@ def _current_level(level):
     levels = _active_levels()
     if not levels:
         raise RuntimeError("make_dual/unpack_dual must be used inside a `with dual_level():` block")
-    return levels[-1] if level is None else level
+    if level is None:
+        return levels[-1]
+    if not 0 <= level < len(levels):
+        raise RuntimeError(f"level {level} is not an active forward-AD level (active: "
+                           f"0..{len(levels) - 1})")
+    return levels[level]
+
+
+def _tangents_of(tensor) -> dict:
+    """A copy of ``tensor``'s tangents at every level (empty when it has none)."""
+    if not isinstance(tensor, Tensor) or tensor._extra is None:
+        return {}
+    return dict(tensor._extra.get("tangents") or {})
+
+
+def attach_tangent(tensor: Tensor, tangent: Tensor, level) -> Tensor:
+    """A new tensor aliasing ``tensor`` (same history, version counter and other levels'
+    tangents) that carries ``tangent`` at the internal level id ``level``."""
+    dual = _make_tensor(tensor._data, tensor._requires_grad)
+    dual._grad_fn = tensor._grad_fn
+    dual._vc = shared_counter(tensor)
+    if tangent._data.dtype != tensor._data.dtype:
+        from ..ops.elementwise import cast
+        tangent = cast(tangent, tensor._data.dtype)
+    tangents = _tangents_of(tensor)
+    tangents[level] = tangent
+    dual._extra_dict()["tangents"] = tangents
+    return dual
+
+
+def strip_tangent(tensor: Tensor, level) -> Tensor:
+    """A new tensor aliasing ``tensor`` without its tangent at level id ``level``."""
+    primal = _make_tensor(tensor._data, tensor._requires_grad)
+    primal._grad_fn = tensor._grad_fn
+    primal._vc = shared_counter(tensor)
+    tangents = _tangents_of(tensor)
+    tangents.pop(level, None)
+    if tangents:
+        primal._extra_dict()["tangents"] = tangents
+    return primal
 
 
 def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> Tensor:
@@ -74,15 +122,7 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
                            f"size {list(tangent.shape)}.")
     if tensor._data.dtype.kind != "f":
         raise ValueError("Expected primal to be floating point")
-    level = _current_level(level)
-    dual = _make_tensor(tensor._data, tensor._requires_grad)
-    dual._grad_fn = tensor._grad_fn
-    dual._vc = shared_counter(tensor)
-    if tangent._data.dtype != tensor._data.dtype:
-        from ..ops.elementwise import cast
-        tangent = cast(tangent, tensor._data.dtype)
-    dual._extra_dict()["tangents"] = {level: tangent}
-    return dual
+    return attach_tangent(tensor, tangent, _current_level(level))
 
 
 def tangent_of(tensor, level: int):
@@ -96,11 +136,7 @@ def tangent_of(tensor, level: int):
 def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTensor:
     """``(primal, tangent)`` of a dual tensor (``tangent`` is None if it has none)."""
     level = _current_level(level)
-    tangent = tangent_of(tensor, level)
-    primal = _make_tensor(tensor._data, tensor._requires_grad)
-    primal._grad_fn = tensor._grad_fn
-    primal._vc = shared_counter(tensor)
-    return UnpackedDualTensor(primal, tangent)
+    return UnpackedDualTensor(strip_tangent(tensor, level), tangent_of(tensor, level))
 
 
 def propagate(prim, args, params, result: Tensor) -> None:
@@ -108,13 +144,15 @@ def propagate(prim, args, params, result: Tensor) -> None:
     levels = _local.forward_levels
     if not prim.differentiable or result._data.dtype.kind != "f":
         return
-    for level in list(levels):
+    for depth, level in enumerate(list(levels)):
         tangents = tuple(tangent_of(a, level) for a in args)
         if all(t is None for t in tangents):
             continue
         if prim.jvp is None:
             raise NotImplementedError(f"forward-mode AD is not defined for {prim.name}")
-        _local.forward_levels = []
+        # the rule runs at the outer levels only: an enclosing jvp differentiates this
+        # tangent (nested forward mode), this level does not see its own tangent ops
+        _local.forward_levels = levels[:depth]
         try:
             tangent = prim.jvp(tangents, result, *args, **params)
         finally:
@@ -123,6 +161,12 @@ def propagate(prim, args, params, result: Tensor) -> None:
             continue
         tangent = _conform_tangent(tangent, result)
         result._extra_dict().setdefault("tangents", {})[level] = tangent
+    node = result._grad_fn
+    if prim.saves_output and node is not None and result._extra is not None:
+        # a create_graph backward re-wraps the saved output: give it these tangents back
+        tangents = result._extra.get("tangents")
+        if tangents:
+            node._hooks().out_tangents = tangents
 
 
 def _conform_tangent(tangent, result: Tensor) -> Tensor:

@@ -395,13 +395,13 @@ def _propagate_tangents(cls, ctx: FunctionCtx, args: tuple, outputs: list) -> No
     from ..ops.creation import zeros_like
     from .forward_ad import _conform_tangent, tangent_of
     levels = _local.forward_levels
-    for level in list(levels):
+    for depth, level in enumerate(list(levels)):
         tangents = [tangent_of(a, level) for a in args]
         if all(t is None for t in tangents):
             continue
         tangents = [zeros_like(a) if t is None and isinstance(a, Tensor) else t
                     for t, a in zip(tangents, args)]
-        _local.forward_levels = []
+        _local.forward_levels = levels[:depth]  # outer levels see the tangent computation
         try:
             result = cls.jvp(ctx, *tangents)
         finally:

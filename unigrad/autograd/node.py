@@ -16,7 +16,8 @@ RELEASED = object()  # the saved values of a node whose graph was freed
 class NodeHooks:
     """Rarely used per-node state, allocated on first use to keep recording cheap."""
 
-    __slots__ = ("tensor_hooks", "retained", "pre_hooks", "post_hooks", "forward_trace")
+    __slots__ = ("tensor_hooks", "retained", "pre_hooks", "post_hooks", "forward_trace",
+                 "out_tangents")
 
     def __init__(self):
         self.tensor_hooks = []
@@ -24,6 +25,7 @@ class NodeHooks:
         self.pre_hooks = []
         self.post_hooks = []
         self.forward_trace = None
+        self.out_tangents = None  # forward-mode tangents of the saved output
 
 
 class Node:
