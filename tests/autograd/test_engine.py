@@ -304,3 +304,16 @@ def test_matches_torch_on_a_mixed_graph():
     y = (x.sigmoid() * x.transpose(0, 1).reshape(2, 3) + x.exp() / 3).mean()
     y.backward()
     assert np.allclose(x.grad.numpy(), tx.grad.numpy())
+
+
+def test_roots_that_lie_in_each_others_graph():
+    # b depends on a: a's node must be counted and run once, with both seeds summed
+    for order in ("ab", "ba"):
+        x = ug.tensor([1.0, 2.0], requires_grad=True)
+        a = (x * 2).sum()
+        b = a * 3
+        roots = [a, b] if order == "ab" else [b, a]
+        (gx,) = ug.autograd.grad(roots, [x], retain_graph=True)
+        assert gx.tolist() == [8.0, 8.0]
+        ug.autograd.backward(roots)
+        assert x.grad.tolist() == [8.0, 8.0]

@@ -93,6 +93,8 @@ def _count_dependencies(starts) -> dict:
     """Incoming-edge counts of every node and leaf reachable from ``starts``."""
     deps: dict = {}
     stack = [s for s in starts if type(s) is Node]
+    if len(stack) > 1:
+        return _count_dependencies_of_roots(stack)
     pop = stack.pop
     push = stack.append
     while stack:
@@ -106,6 +108,26 @@ def _count_dependencies(starts) -> dict:
                     push(edge)
             else:
                 deps[edge] = count + 1
+    return deps
+
+
+def _count_dependencies_of_roots(stack: list) -> dict:
+    """:func:`_count_dependencies` for several roots: one root may lie in another's graph,
+    so each node's edges are counted once however it was reached."""
+    deps: dict = {}
+    expanded = set()
+    while stack:
+        node = stack.pop()
+        if node in expanded:
+            continue
+        expanded.add(node)
+        for edge in node.edges:
+            if edge is None:
+                continue
+            count = deps.get(edge)
+            deps[edge] = 1 if count is None else count + 1
+            if type(edge) is Node and edge not in expanded:
+                stack.append(edge)
     return deps
 
 
