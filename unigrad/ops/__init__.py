@@ -41,3 +41,15 @@ def _load_families() -> list:
 
 
 __all__ = _load_families() + ["PRIMITIVES", "Primitive", "bind"]
+
+
+_TRANSFORM_NAMES = {"GradOperation": "gradop", "stop_gradient": "custom"}
+
+
+def __getattr__(name: str):
+    """MindSpore's ``ops`` namespace also holds some transforms (``ops.GradOperation``,
+    ``ops.stop_gradient``); loaded on first use (the transforms import the ops)."""
+    module = _TRANSFORM_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'unigrad.ops' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"unigrad.transforms.{module}"), name)

@@ -27,8 +27,6 @@ from ..backend import namespace_of
 from ..tensor import Tensor, _make_tensor
 from ._core import detached, lift, outer_is_recording, pullback, transform_scope
 from .positions import (
-    Positions,
-    Weights,
     assemble,
     check_bool,
     check_in_range,
@@ -86,25 +84,28 @@ class _Result:
     __slots__ = ("value", "position_grads", "weight_grads", "aux")
 
 
-def _differentiate(fn: Callable, args: tuple, kwargs: dict, positions: Positions | None,
-                   weights: Weights | None, has_aux: bool, sens) -> _Result:
-    """Run ``fn(*args, **kwargs)`` and pull back through it (the engine of grad/value_and_grad)."""
-    if positions is not None:
-        check_in_range(positions, len(args))
+def differentiate(fn: Callable, args: tuple, kwargs: dict, indices: tuple, weights: tuple,
+                  has_aux: bool, sens) -> _Result:
+    """Run ``fn(*args, **kwargs)`` and pull back through it: the engine of ``grad``,
+    ``value_and_grad`` and ``GradOperation``.
+
+    ``indices`` are the positional arguments to differentiate (those holding
+    no tensor are constants and skipped), ``weights`` the tensors (Parameters)
+    to differentiate in place; ``sens`` is the output sensitivity (None: ones).
+    """
     create_graph = outer_is_recording()
     result = _Result()
     with transform_scope():
         lifted = []
         call_args = list(args)
-        if positions is not None:
-            for index in positions.indices:
-                if _is_constant(args[index]):
-                    continue
-                argument = _LiftedArgument(index, args[index])
-                create_graph = create_graph or any(
-                    isinstance(leaf, Tensor) and leaf._requires_grad for leaf in argument.leaves)
-                lifted.append(argument)
-                call_args[index] = argument.rebuilt()
+        for index in indices:
+            if _is_constant(args[index]):
+                continue
+            argument = _LiftedArgument(index, args[index])
+            create_graph = create_graph or any(
+                isinstance(leaf, Tensor) and leaf._requires_grad for leaf in argument.leaves)
+            lifted.append(argument)
+            call_args[index] = argument.rebuilt()
         outputs = fn(*call_args, **kwargs)
         if has_aux:
             if not isinstance(outputs, (tuple, list)) or len(outputs) < 2:
@@ -119,8 +120,7 @@ def _differentiate(fn: Callable, args: tuple, kwargs: dict, positions: Positions
         out_leaves, out_def = tree_flatten(differentiated)
         cotangents = _cotangents(sens, out_leaves, out_def)
         targets = [t for argument in lifted for t in argument.targets()]
-        weight_tensors = list(weights.tensors) if weights is not None else []
-        grads = pullback(out_leaves, cotangents, targets + weight_tensors,
+        grads = pullback(out_leaves, cotangents, targets + list(weights),
                          create_graph=create_graph, retain_graph=create_graph)
     by_handle = {id(t): g for t, g in zip(targets, grads)}
     result.position_grads = [(argument.index, argument.gradient(by_handle)) for argument in lifted]
@@ -150,7 +150,7 @@ def _cotangents(sens, out_leaves: list, out_def) -> list:
     return cotangents
 
 
-def _split_sens(args: tuple, kwargs: dict) -> tuple:
+def split_sens(args: tuple, kwargs: dict) -> tuple:
     if "sens" in kwargs:
         kwargs = dict(kwargs)
         return args, kwargs, kwargs.pop("sens")
@@ -179,8 +179,11 @@ def _transformed(fn, kind: str, grad_position, weights, has_aux, return_ids, sen
     def run(*args, **kwargs):
         sens = None
         if sens_param:
-            args, kwargs, sens = _split_sens(args, kwargs)
-        result = _differentiate(fn, args, kwargs, positions, weight_spec, has_aux, sens)
+            args, kwargs, sens = split_sens(args, kwargs)
+        if positions is not None:
+            check_in_range(positions, len(args))
+        result = differentiate(fn, args, kwargs, positions.indices if positions else (),
+                               weight_spec.tensors if weight_spec else (), has_aux, sens)
         grads = assemble(positions, result.position_grads, weight_spec, result.weight_grads,
                          return_ids)
         if kind == "value_and_grad":
