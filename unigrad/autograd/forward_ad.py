@@ -84,12 +84,31 @@ def _tangents_of(tensor) -> dict:
     return dict(tensor._extra.get("tangents") or {})
 
 
+def _alias(tensor: Tensor) -> Tensor:
+    """A new tensor with ``tensor``'s data, version counter and place in the graph.
+
+    A leaf that requires grad gets an identity view, so gradients still reach
+    the leaf itself; a non-leaf shares its ``grad_fn``.
+    """
+    if tensor._requires_grad and tensor._grad_fn is None and _local.grad_enabled:
+        from ..ops._primitive import bind_first_tensor
+        from ..ops.shape import reshape_p
+        levels = _local.forward_levels
+        _local.forward_levels = []  # tangents are set by the caller
+        try:
+            return bind_first_tensor(reshape_p, tensor, params={"shape": tensor._data.shape})
+        finally:
+            _local.forward_levels = levels
+    alias = _make_tensor(tensor._data, tensor._requires_grad)
+    alias._grad_fn = tensor._grad_fn
+    alias._vc = shared_counter(tensor)
+    return alias
+
+
 def attach_tangent(tensor: Tensor, tangent: Tensor, level) -> Tensor:
     """A new tensor aliasing ``tensor`` (same history, version counter and other levels'
     tangents) that carries ``tangent`` at the internal level id ``level``."""
-    dual = _make_tensor(tensor._data, tensor._requires_grad)
-    dual._grad_fn = tensor._grad_fn
-    dual._vc = shared_counter(tensor)
+    dual = _alias(tensor)
     if tangent._data.dtype != tensor._data.dtype:
         from ..ops.elementwise import cast
         tangent = cast(tangent, tensor._data.dtype)
@@ -101,9 +120,7 @@ def attach_tangent(tensor: Tensor, tangent: Tensor, level) -> Tensor:
 
 def strip_tangent(tensor: Tensor, level) -> Tensor:
     """A new tensor aliasing ``tensor`` without its tangent at level id ``level``."""
-    primal = _make_tensor(tensor._data, tensor._requires_grad)
-    primal._grad_fn = tensor._grad_fn
-    primal._vc = shared_counter(tensor)
+    primal = _alias(tensor)
     tangents = _tangents_of(tensor)
     tangents.pop(level, None)
     if tangents:
