@@ -38,16 +38,19 @@ ERR_BACKWARD_TWICE = (
 
 
 def run_backward(roots, seeds, *, retain_graph: bool, create_graph: bool,
-                 inputs=None, accumulate: bool = True):
+                 inputs=None, accumulate: bool = True, stop=None):
     """Propagate ``seeds`` (one per root) back through the graph.
 
     ``inputs`` (Tensors) restricts the pass to them: with ``accumulate`` their
     ``.grad`` is accumulated, otherwise their gradients are returned in order
-    (``None`` where an input is unreachable).
+    (``None`` where an input is unreachable). ``stop`` (Tensors) are treated as
+    constants: each still receives (and captures) its gradient, but nothing
+    flows past it (TensorFlow's ``stop_gradients``).
     """
-    for tensor in list(roots) + list(inputs or ()):
+    for tensor in list(roots) + list(inputs or ()) + list(stop or ()):
         if tensor._extra is not None:
             refresh_stale_view(tensor)
+    stops = {t._grad_fn if t._grad_fn is not None else t for t in stop} if stop else None
     buffers: dict = {}
     starts = []
     for root, seed in zip(roots, seeds):
@@ -68,12 +71,13 @@ def run_backward(roots, seeds, *, retain_graph: bool, create_graph: bool,
             key = tensor._grad_fn if tensor._grad_fn is not None else tensor
             keys.append(key)
             captures[key] = None
-        needed = _needed_nodes(starts, captures)
+        needed = _needed_nodes(starts, captures, stops)
 
     previous_mode = _local.grad_enabled
     _local.grad_enabled = create_graph
     try:
-        _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph, accumulate)
+        _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph, accumulate,
+                 stops)
     finally:
         _local.grad_enabled = previous_mode
 
@@ -131,8 +135,8 @@ def _count_dependencies_of_roots(stack: list) -> dict:
     return deps
 
 
-def _needed_nodes(starts, captures) -> set:
-    """Nodes from which some capture key is reachable (they must run)."""
+def _needed_nodes(starts, captures, stops=None) -> set:
+    """Nodes from which some capture key is reachable (they must run); a stop node never runs."""
     order = []
     stack = [(s, False) for s in starts if type(s) is Node]
     visited = set()
@@ -150,6 +154,8 @@ def _needed_nodes(starts, captures) -> set:
                 stack.append((edge, False))
     needed = set()
     for node in order:  # children before parents
+        if stops is not None and node in stops:
+            continue
         for edge in node.edges:
             if edge is not None and (edge in captures or edge in needed):
                 needed.add(node)
@@ -157,7 +163,8 @@ def _needed_nodes(starts, captures) -> set:
     return needed
 
 
-def _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph, accumulate):
+def _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph, accumulate,
+             stops=None):
     ready = [s for s in starts if deps.get(s, 0) == 0]
     assigned: set = set()
     pop_ready = ready.pop
@@ -178,7 +185,8 @@ def _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph
         if captures is not None and node in captures:
             captures[node] = grad
         edges = node.edges
-        if grad is None or (needed is not None and node not in needed):
+        if grad is None or (needed is not None and node not in needed) \
+                or (stops is not None and node in stops):
             for edge in edges:
                 if edge is not None:
                     remaining = deps[edge] - 1

@@ -91,12 +91,14 @@ def is_differentiable_output(value) -> bool:
     return isinstance(value, Tensor) and value._requires_grad and value._data.dtype.kind == "f"
 
 
-def pullback(outputs, cotangents, targets, *, create_graph: bool, retain_graph: bool) -> list:
+def pullback(outputs, cotangents, targets, *, create_graph: bool, retain_graph: bool,
+             unconnected_as_none: bool = False, stop=None) -> list:
     """Gradients of ``sum(<output_i, cotangent_i>)`` with respect to each target.
 
     ``cotangents[i]`` is a Tensor shaped like ``outputs[i]`` or None (ones).
     Outputs that are not on the tape contribute nothing; a target the outputs
-    do not depend on gets zeros (never None), in the target's dtype.
+    do not depend on gets zeros in the target's dtype (None with
+    ``unconnected_as_none``). Tensors in ``stop`` are treated as constants.
     """
     roots, seeds = [], []
     for out, cotangent in zip(outputs, cotangents):
@@ -122,12 +124,12 @@ def pullback(outputs, cotangents, targets, *, create_graph: bool, retain_graph: 
     found = {}
     if roots and live:
         grads = run_backward(roots, seeds, retain_graph=retain_graph, create_graph=create_graph,
-                             inputs=live, accumulate=False)
+                             inputs=live, accumulate=False, stop=stop)
         found = {id(t): g for t, g in zip(live, grads)}
     results = []
     for target in targets:
         grad = found.get(id(target))
-        if grad is None:
+        if grad is None and not unconnected_as_none:
             data = target._data
             grad = _make_tensor(namespace_of(data).zeros_like(data))
         results.append(grad)
