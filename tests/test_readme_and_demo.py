@@ -79,6 +79,8 @@ def test_demo_prints_the_seed_gradients_and_a_falling_loss():
     output = result.stdout
     assert "z.backward()                -> dz/dx = 12, dz/dy = 4" in output
     assert "ug.autograd.grad(z, (x, y)) -> dz/dx = 12, dz/dy = 4" in output
+    assert "ug.grad(net, (0, 1))(x, y)  -> dz/dx = 12, dz/dy = 4   (MindSpore)" in output
+    assert "GradientTape().gradient     -> dz/dx = 12, dz/dy = 4   (TensorFlow)" in output
     assert "f'(2)  = 12" in output
     assert "f''(2) = 12" in output
     losses = [float(value) for value in re.findall(r"loss (\S+)", output)]

@@ -1,7 +1,8 @@
 """Command line entry point: ``python -m unigrad`` runs a short gradient walkthrough.
 
 The walkthrough touches the tape API end to end: ``Tensor.backward``,
-``ug.autograd.grad``, a second derivative through ``create_graph=True`` and a
+``ug.autograd.grad`` (and the same gradient by ``ug.grad`` and
+``ug.GradientTape``), a second derivative through ``create_graph=True`` and a
 tiny least-squares fit by gradient descent. Every number it prints is
 deterministic, so the test suite checks them.
 
@@ -41,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def seed_example() -> None:
-    """z = x*x*y at x=2, y=3: dz/dx = 2xy = 12 and dz/dy = x*x = 4, two ways."""
+    """z = x*x*y at x=2, y=3: dz/dx = 2xy = 12 and dz/dy = x*x = 4, in three dialects."""
     print("1. z = x * x * y at x = 2, y = 3")
     x = ug.tensor(2.0, requires_grad=True)
     y = ug.tensor(3.0, requires_grad=True)
@@ -54,6 +55,20 @@ def seed_example() -> None:
     gradient_x, gradient_y = ug.autograd.grad(x * x * y, (x, y))
     print(f"   ug.autograd.grad(z, (x, y)) -> dz/dx = {gradient_x.item():g}, "
           f"dz/dy = {gradient_y.item():g}")
+
+    def net(x, y):
+        return x * x * y
+
+    x, y = ug.tensor(2.0), ug.tensor(3.0)
+    gradient_x, gradient_y = ug.grad(net, grad_position=(0, 1))(x, y)
+    print(f"   ug.grad(net, (0, 1))(x, y)  -> dz/dx = {gradient_x.item():g}, "
+          f"dz/dy = {gradient_y.item():g}   (MindSpore)")
+    with ug.GradientTape() as tape:
+        tape.watch([x, y])
+        z = net(x, y)
+    gradient_x, gradient_y = tape.gradient(z, [x, y])
+    print(f"   GradientTape().gradient     -> dz/dx = {gradient_x.item():g}, "
+          f"dz/dy = {gradient_y.item():g}   (TensorFlow)")
 
 
 def second_derivative_example() -> None:
@@ -96,7 +111,8 @@ def least_squares_example(steps: int, learning_rate: float) -> tuple[float, floa
 
 def run_demo(steps: int, learning_rate: float) -> None:
     """Print the whole walkthrough."""
-    print(f"unigrad {ug.__version__}: reverse-mode autodiff on NumPy (PyTorch tape semantics)")
+    print(f"unigrad {ug.__version__}: reverse-mode autodiff on NumPy, in PyTorch, MindSpore "
+          f"and TensorFlow spelling")
     print()
     seed_example()
     print()
