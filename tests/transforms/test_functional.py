@@ -148,6 +148,9 @@ def test_jacobian_with_aux_and_argument_errors():
         ug.jacrev(lambda x: x, argnums=1)(t64(1.0))
     with pytest.raises(TypeError, match="argnums"):
         ug.jacfwd(lambda x: x, argnums=[0])(t64(1.0))
+    for transform in (ug.jacrev, ug.jacfwd):
+        with pytest.raises(TypeError, match="argument 0 must be a Tensor"):
+            transform(lambda x: x)(2.0)
 
 
 def test_hessian_equals_closed_form():

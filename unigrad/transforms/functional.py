@@ -445,6 +445,13 @@ def _argnums(argnums, grad_position, count: int) -> tuple[tuple, bool]:
     return tuple(i % count for i in indices), single
 
 
+def _check_tensor_arguments(args: tuple, indices: tuple, name: str) -> None:
+    for index in indices:
+        if not isinstance(args[index], Tensor):
+            raise TypeError(f"{name}: argument {index} must be a Tensor to take a Jacobian with "
+                            f"respect to it, got {type(args[index]).__name__}")
+
+
 def _jacobian_structure(out, per_output: Callable, single: bool, indices: tuple):
     """``out``'s structure with each output leaf replaced by its jacobian blocks."""
     out_leaves, out_def = tree_flatten(out)
@@ -472,6 +479,7 @@ def jacrev(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None
 
     def jacobian_fn(*args):
         indices, single = _argnums(argnums, grad_position, len(args))
+        _check_tensor_arguments(args, indices, "jacrev")
 
         def partial(*chosen):
             full = list(args)
@@ -515,6 +523,7 @@ def jacfwd(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None
 
     def jacobian_fn(*args):
         indices, single = _argnums(argnums, grad_position, len(args))
+        _check_tensor_arguments(args, indices, "jacfwd")
         columns_per_input = []
         out = aux = None
         for i in indices:
