@@ -39,9 +39,9 @@ from ..autograd import forward_ad
 from ..autograd.function import Function
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..backend import namespace_of
-from ..tensor import Tensor, _make_tensor, shared_counter
+from ..tensor import Tensor, _make_tensor
 from ._closure import closure_tensors
-from ._core import pullback
+from ._core import detached, pullback
 from .tree import tree_flatten, tree_map, tree_unflatten
 
 __all__ = ["stop_gradient", "custom_vjp", "custom_jvp", "custom_gradient", "call_with_bprop"]
@@ -71,11 +71,7 @@ def stop_gradient(value):
         >>> ug.stop_gradient({"a": ug.tensor(1.0, requires_grad=True), "b": 2})
         {'a': tensor(1.), 'b': 2}
     """
-    return tree_map(_stopped, value)
-
-
-def _stopped(leaf):
-    return leaf.detach() if isinstance(leaf, Tensor) else leaf
+    return tree_map(detached, value)
 
 
 # ----------------------------------------------------------------------------- shared machinery
@@ -133,9 +129,7 @@ def _alias(tensor: Tensor) -> Tensor:
     never rewrites a tensor the user already holds (an input or a constant
     returned unchanged).
     """
-    alias = _make_tensor(tensor._data)
-    alias._vc = shared_counter(tensor)
-    return alias
+    return tensor.detach()
 
 
 def _function_name(fn) -> str:
