@@ -1,6 +1,6 @@
 """Eager-mode overhead: unigrad against PyTorch eager (CPU) and a hand-written NumPy floor.
 
-Two workloads, each forward + backward:
+Three workloads, each forward + backward:
 
 * ``chain``: ``x = tanh(x * 1.0001 + 0.0001)`` 500 times on a 16-element float32
   vector, then ``x.sum().backward()``. Tiny arrays, so this measures per-op
@@ -9,6 +9,9 @@ Two workloads, each forward + backward:
   MLP on a 256x784 float32 batch, with respect to all weights and biases. Big
   matmuls, so this measures whether the engine adds anything on top of BLAS.
   Targets: unigrad <= 1.0x PyTorch and <= 1.15x the NumPy floor.
+* ``mlp-vg``: the same gradients through the functional transforms,
+  ``ug.value_and_grad(loss, None, weights)`` against ``torch.func.grad_and_value``
+  (what a transform adds over the tape; reported, no target).
 
 The NumPy floor is the same computation written by hand (forward and backward)
 with NumPy alone: the fastest an engine on NumPy could hope to be. Before any
@@ -45,6 +48,8 @@ ABSOLUTE_TOLERANCE = 1e-5
 TARGETS = {
     "chain": {"torch": 0.6, "numpy": None},
     "mlp": {"torch": 1.0, "numpy": 1.15},
+    # the same MLP through the functional transforms (no targets in the issues: reported only)
+    "mlp-vg": {"torch": None, "numpy": None},
 }
 
 
@@ -56,7 +61,7 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
                         help="BLAS / PyTorch intra-op threads (default 1)")
     parser.add_argument("--repeats", type=int, default=None,
                         help="timed repeats per measurement; the minimum is reported")
-    parser.add_argument("--only", choices=["chain", "mlp"], default=None,
+    parser.add_argument("--only", choices=["chain", "mlp", "mlp-vg"], default=None,
                         help="run one workload only")
     parser.add_argument("--no-torch", action="store_true", help="skip PyTorch even if installed")
     parser.add_argument("--with-gc", action="store_true",
@@ -203,6 +208,39 @@ def mlp_torch(torch, inputs, labels, parameters):
     return [tensor.grad.numpy() for tensor in tensors]
 
 
+def mlp_unigrad_value_and_grad(ug, np, inputs, labels, parameters):
+    """The MLP's gradients by ``ug.value_and_grad(loss, None, weights)`` (MindSpore style)."""
+    tensors = [ug.from_numpy(parameter).requires_grad_() for parameter in parameters]
+
+    def loss(batch):
+        activation = batch
+        for layer in range(len(tensors) // 2):
+            activation = activation @ tensors[2 * layer] + tensors[2 * layer + 1]
+            if 2 * layer + 2 < len(tensors):
+                activation = ug.relu(activation)
+        return unigrad_cross_entropy(ug, np, activation, labels)
+
+    _, gradients = ug.value_and_grad(loss, None, tensors)(ug.from_numpy(inputs))
+    return [gradient.numpy() for gradient in gradients]
+
+
+def mlp_torch_func(torch, inputs, labels, parameters):
+    """The MLP's gradients by ``torch.func.grad_and_value`` over the parameters."""
+    tensors = [torch.from_numpy(parameter) for parameter in parameters]
+    batch, targets = torch.from_numpy(inputs), torch.from_numpy(labels)
+
+    def loss(weights):
+        activation = batch
+        for layer in range(len(weights) // 2):
+            activation = activation @ weights[2 * layer] + weights[2 * layer + 1]
+            if 2 * layer + 2 < len(weights):
+                activation = torch.relu(activation)
+        return torch.nn.functional.cross_entropy(activation, targets)
+
+    gradients, _ = torch.func.grad_and_value(loss)(tensors)
+    return [gradient.numpy() for gradient in gradients]
+
+
 def mlp_numpy(np, inputs, labels, parameters):
     """Gradients of the MLP loss written by hand in NumPy (the floor)."""
     weights, biases = parameters[0::2], parameters[1::2]
@@ -310,6 +348,22 @@ def main(argv: list[str] | None = None) -> int:
             number = 1 if arguments.quick else 3
             rows.append(("mlp", best_times(functions, repeats, number, warmup,
                                          not arguments.with_gc)))
+
+    if arguments.only in (None, "mlp-vg"):
+        inputs, labels, parameters = make_mlp_data(np)
+        reference = mlp_numpy(np, inputs, labels, parameters)
+        candidates = {"unigrad": mlp_unigrad_value_and_grad(ug, np, inputs, labels, parameters)}
+        if torch is not None:
+            candidates["torch"] = mlp_torch_func(torch, inputs, labels, parameters)
+        check_agreement(np, "mlp-vg", reference, candidates)
+        functions = {"unigrad": lambda: mlp_unigrad_value_and_grad(ug, np, inputs, labels,
+                                                                   parameters),
+                     "numpy": lambda: mlp_numpy(np, inputs, labels, parameters)}
+        if torch is not None:
+            functions["torch"] = lambda: mlp_torch_func(torch, inputs, labels, parameters)
+        number = 1 if arguments.quick else 3
+        rows.append(("mlp-vg", best_times(functions, repeats, number, warmup,
+                                          not arguments.with_gc)))
 
     print(f"unigrad {ug.__version__} | numpy {np.__version__} | "
           f"torch {torch.__version__ if torch is not None else '-'} | "
