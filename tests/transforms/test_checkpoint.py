@@ -278,3 +278,30 @@ def test_checkpointing_lowers_peak_memory(rng):
     assert time.perf_counter() - started < 3.0
     assert all(same(a, b, 1e-9) for a, b in zip(expected, found))
     assert checkpointed < 0.6 * plain, (checkpointed, plain)
+
+
+def test_concurrent_checkpoints_each_find_their_own_closure_parameters():
+    import threading
+
+    errors = []
+    barrier = threading.Barrier(4)
+
+    def work(seed):
+        try:
+            weight = ug.tensor([float(seed + 1), 2.0], dtype=ug.float64, requires_grad=True)
+            x = ug.tensor([0.5, -0.25], dtype=ug.float64)
+            barrier.wait()
+            for _ in range(50):
+                weight.grad = None
+                ug.checkpoint(lambda v: ug.tanh(v * weight), x).sum().backward()
+                expected = x.numpy() * (1 - np.tanh(x.numpy() * weight.detach().numpy()) ** 2)
+                np.testing.assert_allclose(weight.grad.numpy(), expected, rtol=1e-12)
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors[0]

@@ -25,6 +25,8 @@ from ..tensor import Tensor
 
 __all__ = ["closure_tensors"]
 
+_observers_lock = threading.Lock()
+
 
 class closure_tensors:
     """Context manager collecting the tensors that require grad read by primitives while active.
@@ -42,11 +44,15 @@ class closure_tensors:
 
     def __enter__(self) -> closure_tensors:
         self._thread = threading.get_ident()
-        _primitive._observers.append(self._observe)
+        # copy-on-write: a thread iterating the observers while another one enters or
+        # leaves a block keeps a consistent list
+        with _observers_lock:
+            _primitive._observers = [*_primitive._observers, self._observe]
         return self
 
     def __exit__(self, *exc) -> bool:
-        _primitive._observers.remove(self._observe)
+        with _observers_lock:
+            _primitive._observers = [o for o in _primitive._observers if o != self._observe]
         return False
 
     def _observe(self, prim, args, params, out) -> None:
