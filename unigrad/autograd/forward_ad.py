@@ -91,12 +91,11 @@ def _alias(tensor: Tensor) -> Tensor:
     the leaf itself; a non-leaf shares its ``grad_fn``.
     """
     if tensor._requires_grad and tensor._grad_fn is None and _local.grad_enabled:
-        from ..ops._primitive import bind_first_tensor
-        from ..ops.shape import reshape_p
+        from ..ops.shape import identity_view
         levels = _local.forward_levels
         _local.forward_levels = []  # tangents are set by the caller
         try:
-            return bind_first_tensor(reshape_p, tensor, params={"shape": tensor._data.shape})
+            return identity_view(tensor)
         finally:
             _local.forward_levels = levels
     alias = _make_tensor(tensor._data, tensor._requires_grad)

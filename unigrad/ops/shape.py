@@ -19,7 +19,7 @@ from . import elementwise as _elementwise
 from . import indexing as _indexing
 from . import reduce as _reduce
 from ._dtypes import to_tensor_operand
-from ._primitive import Primitive, bind
+from ._primitive import Primitive, bind, bind_first_tensor
 from ._shape_rules import broadcast_shapes, dtype_of, normalize_axes, normalize_axis, shape_of
 
 
@@ -863,6 +863,13 @@ def movedim(input, source, destination):
 
 
 moveaxis = movedim
+
+
+def identity_view(input):
+    """A recorded identity view of ``input``: the same data with a node of its own whose
+    gradient flows to ``input`` (not exported: transforms use it as a handle on a tensor).
+    """
+    return bind_first_tensor(reshape_p, input, params={"shape": input._data.shape})
 
 
 __all__ = ["reshape", "view", "broadcast_to", "expand", "expand_as", "sum_to_shape",

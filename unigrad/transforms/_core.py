@@ -18,10 +18,27 @@ from __future__ import annotations
 
 from .. import _state
 from ..autograd.engine import run_backward
+from ..autograd.grad_mode import no_grad
 from ..backend import namespace_of
 from ..tensor import Tensor, _make_tensor, shared_counter
 
 _local = _state.local
+
+
+def zeros_of(like: Tensor, shape: tuple | None = None, requires_grad: bool = False) -> Tensor:
+    """A tensor of zeros with ``like``'s dtype and device (and shape, unless ``shape``)."""
+    data = like._data
+    xp = namespace_of(data)
+    zeros = xp.zeros_like(data) if shape is None else xp.zeros(shape, dtype=data.dtype)
+    return _make_tensor(zeros, requires_grad)
+
+
+def one_hot(like: Tensor, flat_index: int) -> Tensor:
+    """Zeros shaped like ``like`` with a one at ``flat_index`` (of the flattened tensor)."""
+    data = like._data
+    basis = namespace_of(data).zeros(data.size, dtype=data.dtype)
+    basis[flat_index] = 1
+    return _make_tensor(basis.reshape(data.shape))
 
 
 def outer_is_recording() -> bool:
@@ -57,27 +74,17 @@ def lift(x: Tensor) -> Tensor:
     if data.dtype.kind not in "fc":
         from ..backend import float32
         from ..ops.elementwise import cast
-        with _no_recording():
+        with no_grad():
             x = cast(x, float32)
         data = x._data
     if x._requires_grad:
-        from ..ops._primitive import bind_first_tensor
-        from ..ops.shape import reshape_p
-        return bind_first_tensor(reshape_p, x, params={"shape": data.shape})
+        from ..ops.shape import identity_view
+        return identity_view(x)
     handle = _make_tensor(data, True)
     handle._vc = shared_counter(x)
     if x._extra is not None and x._extra.get("tangents"):
         handle._extra_dict()["tangents"] = dict(x._extra["tangents"])
     return handle
-
-
-class _no_recording:
-    def __enter__(self):
-        self.previous = _local.grad_enabled
-        _local.grad_enabled = False
-
-    def __exit__(self, *exc):
-        _local.grad_enabled = self.previous
 
 
 def detached(value):
@@ -130,8 +137,7 @@ def pullback(outputs, cotangents, targets, *, create_graph: bool, retain_graph: 
     for target in targets:
         grad = found.get(id(target))
         if grad is None and not unconnected_as_none:
-            data = target._data
-            grad = _make_tensor(namespace_of(data).zeros_like(data))
+            grad = zeros_of(target)
         results.append(grad)
     return results
 

@@ -38,10 +38,9 @@ from .. import _state
 from ..autograd import forward_ad
 from ..autograd.function import Function
 from ..autograd.grad_mode import enable_grad, no_grad
-from ..backend import namespace_of
-from ..tensor import Tensor, _make_tensor
+from ..tensor import Tensor
 from ._closure import closure_tensors
-from ._core import detached, pullback
+from ._core import detached, pullback, zeros_of
 from .tree import tree_flatten, tree_map, tree_unflatten
 
 __all__ = ["stop_gradient", "custom_vjp", "custom_jvp", "custom_gradient", "call_with_bprop"]
@@ -181,8 +180,7 @@ def _as_gradient(value) -> Tensor:
 def _zero_tangent(value):
     """The zero tangent of one argument leaf (a Tensor, a number, or None for other leaves)."""
     if isinstance(value, Tensor):
-        data = value._data
-        return _make_tensor(namespace_of(data).zeros_like(data))
+        return zeros_of(value)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return 0.0
     return None
@@ -669,9 +667,7 @@ class _JvpRule:
 
 def _tangent_seed(tensor: Tensor, needed: bool) -> Tensor:
     """A zero tangent for ``tensor``; a leaf requiring grad when its gradient is needed."""
-    data = tensor._data
-    return _make_tensor(namespace_of(data).zeros_like(data),
-                        needed and data.dtype.kind == "f")
+    return zeros_of(tensor, requires_grad=needed and tensor._data.dtype.kind == "f")
 
 
 # ----------------------------------------------------------------------------- custom_gradient

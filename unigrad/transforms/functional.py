@@ -25,7 +25,15 @@ from .. import _state
 from ..autograd import forward_ad
 from ..backend import namespace_of
 from ..tensor import Tensor, _make_tensor
-from ._core import detached, lift, outer_is_recording, pullback, transform_scope
+from ._core import (
+    detached,
+    lift,
+    one_hot,
+    outer_is_recording,
+    pullback,
+    transform_scope,
+    zeros_of,
+)
 from .positions import (
     assemble,
     check_bool,
@@ -244,7 +252,7 @@ def _check_has_aux(has_aux) -> None:
         raise TypeError("The 'has_aux' must be bool type.")
 
 
-def _split_aux(outputs, has_aux: bool, name: str):
+def _split_aux(outputs, has_aux: bool):
     if not has_aux:
         return outputs, None
     if not isinstance(outputs, (tuple, list)) or len(outputs) < 2:
@@ -274,7 +282,7 @@ def vjp(fn: Callable, *primals, has_aux: bool = False):
             isinstance(leaf, Tensor) and leaf._requires_grad
             for argument in arguments for leaf in argument.leaves)
         outputs = fn(*(argument.rebuilt() for argument in arguments))
-    out, aux = _split_aux(outputs, has_aux, "vjp")
+    out, aux = _split_aux(outputs, has_aux)
     out_leaves, out_def = tree_flatten(out)
     targets = [t for argument in arguments for t in argument.targets()]
 
@@ -301,7 +309,7 @@ def vjp(fn: Callable, *primals, has_aux: bool = False):
 
 # ----------------------------------------------------------------------------- forward mode
 
-def _as_primal_tuple(value, name: str) -> tuple:
+def _as_primal_tuple(value) -> tuple:
     if isinstance(value, Tensor):
         return (value,)
     if isinstance(value, (tuple, list)):
@@ -323,8 +331,8 @@ def jvp(fn: Callable, primals, tangents, has_aux: bool = False):
         (tensor(0.), tensor(2.))
     """
     _check_has_aux(has_aux)
-    primals = _as_primal_tuple(primals, "primals")
-    tangents = _as_primal_tuple(tangents, "tangents")
+    primals = _as_primal_tuple(primals)
+    tangents = _as_primal_tuple(tangents)
     if len(primals) != len(tangents):
         raise ValueError(f"v has invalid length: should be {len(primals)}, but got "
                          f"{len(tangents)}")
@@ -334,7 +342,7 @@ def jvp(fn: Callable, primals, tangents, has_aux: bool = False):
         level = _local.forward_levels[-1]
         duals = [_dual_tree(p, t, i, level) for i, (p, t) in enumerate(zip(primals, tangents))]
         outputs = fn(*duals)
-        out, aux = _split_aux(outputs, has_aux, "jvp")
+        out, aux = _split_aux(outputs, has_aux)
         primal_out = tree_map(lambda o: _primal_part(o, level), out)
         tangent_out = tree_map(lambda o: _tangent_part(o, level), out)
         if aux is not None:
@@ -380,10 +388,7 @@ def _tangent_part(value, level):
     if not isinstance(value, Tensor):
         return value
     tangent = forward_ad.tangent_of(value, level)
-    if tangent is None:
-        data = value._data
-        return _make_tensor(namespace_of(data).zeros_like(data))
-    return tangent
+    return zeros_of(value) if tangent is None else tangent
 
 
 def linearize(fn: Callable, *primals):
@@ -402,8 +407,8 @@ def linearize(fn: Callable, *primals):
     out, vjp_fn = vjp(fn, *primals)
     out_leaves, out_def = tree_flatten(out)
     with transform_scope():
-        dummies = [_make_tensor(namespace_of(o._data).zeros_like(o._data), True)
-                   if isinstance(o, Tensor) else o for o in out_leaves]
+        dummies = [zeros_of(o, requires_grad=True) if isinstance(o, Tensor) else o
+                   for o in out_leaves]
         pulled = vjp_fn(tree_unflatten(out_def, dummies))
     pulled_leaves, _ = tree_flatten(pulled)
     primal_leaves = [leaf for p in primals for leaf in tree_flatten(p)[0]]
@@ -493,7 +498,7 @@ def jacrev(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None
         def per_output(k, o):
             rows = []
             for flat in range(max(o.numel(), 0)):
-                cotangents = [_basis(leaf, flat) if j == k else _zeros_of(leaf)
+                cotangents = [one_hot(leaf, flat) if j == k else _zeros_of(leaf)
                               for j, leaf in enumerate(out_leaves)]
                 rows.append(pull(tree_unflatten(out_def, cotangents)))
             return [_stack_rows(rows, n, o, args[i]) for n, i in enumerate(indices)]
@@ -530,7 +535,7 @@ def jacfwd(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None
             x = args[i]
             columns = []
             for flat in range(x.numel()):
-                tangents = tuple(_basis(a, flat) if j == i else _zeros_of(a)
+                tangents = tuple(one_hot(a, flat) if j == i else _zeros_of(a)
                                  for j, a in enumerate(args))
                 result = jvp(fn, args, tangents, has_aux=has_aux)
                 out, tangent_out = result[0], result[1]
@@ -540,7 +545,7 @@ def jacfwd(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None
             columns_per_input.append(columns)
         if out is None:  # every differentiated input is empty: one plain call for the structure
             result = fn(*args)
-            out, aux = _split_aux(result, has_aux, "jacfwd")
+            out, aux = _split_aux(result, has_aux)
 
         def per_output(k, o):
             return [_stack_columns([tree_flatten(c)[0][k] for c in columns], o, args[i])
@@ -552,19 +557,8 @@ def jacfwd(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None
     return jacobian_fn
 
 
-def _basis(like: Tensor, flat: int) -> Tensor:
-    data = like._data
-    xp = namespace_of(data)
-    basis = xp.zeros(data.size, dtype=data.dtype)
-    basis[flat] = 1
-    return _make_tensor(basis.reshape(data.shape))
-
-
 def _zeros_of(like):
-    if not isinstance(like, Tensor):
-        return like
-    data = like._data
-    return _make_tensor(namespace_of(data).zeros_like(data))
+    return zeros_of(like) if isinstance(like, Tensor) else like
 
 
 def _stack_rows(rows: list, n: int, out: Tensor, x: Tensor) -> Tensor:
@@ -611,8 +605,8 @@ def hvp(fn: Callable, primals, tangents):
         ...        (ug.tensor([1.0, 1.0]),))
         (tensor([ 6., 12.]),)
     """
-    primals = _as_primal_tuple(primals, "primals")
-    tangents = _as_primal_tuple(tangents, "tangents")
+    primals = _as_primal_tuple(primals)
+    tangents = _as_primal_tuple(tangents)
 
     def gradient_of_all(*args):
         out, pull = vjp(fn, *args)

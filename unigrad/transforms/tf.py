@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator
 from .. import _state
 from ..backend import namespace_of
 from ..tensor import Tensor, _make_tensor
-from ._core import outer_is_recording, pullback
+from ._core import one_hot, outer_is_recording, pullback, zeros_of
 from .tree import tree_flatten, tree_unflatten
 
 __all__ = ["gradients", "GradientTape", "UnconnectedGradients"]
@@ -87,17 +87,10 @@ def _is_trainable(tensor: Tensor) -> bool:
     return tensor._data.dtype.kind == "f"
 
 
-def _zeros_like(tensor: Tensor, shape: tuple | None = None) -> Tensor:
-    data = tensor._data
-    if shape is None:
-        return _make_tensor(namespace_of(data).zeros_like(data))
-    return _make_tensor(namespace_of(data).zeros(shape, dtype=data.dtype))
-
-
 def _resolved(source: Tensor, grad: Tensor | None, mode: UnconnectedGradients) -> Tensor | None:
     """``grad``, or what an unconnected source gets under ``mode``."""
     if grad is None and mode is UnconnectedGradients.ZERO:
-        return _zeros_like(source)
+        return zeros_of(source)
     return grad
 
 
@@ -257,13 +250,6 @@ def _requiring_grad(tensors: list[Tensor]) -> Iterator[None]:
             tensor._requires_grad = False
 
 
-def _one_hot(like: Tensor, flat_index: int) -> Tensor:
-    data = like._data
-    basis = namespace_of(data).zeros(data.size, dtype=data.dtype)
-    basis[flat_index] = 1
-    return _make_tensor(basis.reshape(data.shape))
-
-
 def _batch_one_hot(like: Tensor, row_index: int) -> Tensor:
     """Ones at element ``row_index`` of every batch row of ``like``, zeros elsewhere."""
     data = like._data
@@ -276,7 +262,7 @@ def _batch_one_hot(like: Tensor, row_index: int) -> Tensor:
 def _stacked(rows: list, source: Tensor, axis: int) -> Tensor:
     """Stack per-row gradients (None rows are zeros) along a new ``axis``."""
     from ..ops.shape import stack
-    return stack([_zeros_like(source) if row is None else row for row in rows], axis=axis)
+    return stack([zeros_of(source) if row is None else row for row in rows], axis=axis)
 
 
 def _shape_text(tensor: Tensor) -> str:
@@ -615,7 +601,7 @@ class GradientTape:
         _check_tensors([target], "target")
         source_leaves, source_def = tree_flatten(sources)
         _check_tensors(source_leaves, "sources")
-        rows = [self._pull([target], [_one_hot(target, i)], source_leaves)
+        rows = [self._pull([target], [one_hot(target, i)], source_leaves)
                 for i in range(target.numel())]
         jacobians = [self._jacobian_block([row[k] for row in rows], target, source, mode)
                      for k, source in enumerate(source_leaves)]
@@ -628,9 +614,9 @@ class GradientTape:
         from ..ops.shape import reshape
         shape = tuple(target.shape) + tuple(source.shape)
         if rows and all(row is None for row in rows):
-            return None if mode is UnconnectedGradients.NONE else _zeros_like(source, shape)
+            return None if mode is UnconnectedGradients.NONE else zeros_of(source, shape)
         if not rows:
-            return _zeros_like(source, shape)
+            return zeros_of(source, shape)
         return reshape(_stacked(rows, source, axis=0), shape)
 
     def batch_jacobian(
@@ -680,6 +666,6 @@ class GradientTape:
         self._end_use()
         shape = tuple(target.shape) + tuple(source.shape[1:])
         if all(row is None for row in rows):
-            return _zeros_like(target, shape)
+            return zeros_of(target, shape)
         from ..ops.shape import reshape
         return reshape(_stacked(rows, source, axis=1), shape)
