@@ -328,3 +328,20 @@ ERRORS = [
 def test_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@pytest.mark.parametrize("loss", ["cross_entropy", "nll_loss"])
+@pytest.mark.parametrize("smoothing", [0.0, 0.1])
+def test_mean_over_only_ignored_targets_is_nan_with_zero_gradients(loss, smoothing):
+    """PyTorch: every target ignored -> NaN loss (0/0) but zero gradients, not NaN ones."""
+    x = ug.randn(3, 4, requires_grad=True)
+    target = ug.tensor([-100, -100, -100])
+    kwargs = {"label_smoothing": smoothing} if loss == "cross_entropy" else {}
+    if loss == "nll_loss" and smoothing:
+        pytest.skip("nll_loss has no label smoothing")
+    value = getattr(F, loss)(x, target, **kwargs)
+    value.backward()
+    assert np.isnan(value.item())
+    assert x.grad.tolist() == [[0.0] * 4] * 3
+    weighted = getattr(F, loss)(x, ug.tensor([1, 1, 1]), weight=ug.tensor([1.0, 0.0, 1.0, 1.0]))
+    assert np.isnan(weighted.item())

@@ -9,7 +9,7 @@ Example:
     (tensor(12.), tensor(4.))
 """
 
-from . import autograd, backend, linalg, nn, ops, transforms
+from . import amp, autograd, backend, io, linalg, nn, ops, optim, transforms
 from .autograd import (
     enable_grad,
     inference_mode,
@@ -31,6 +31,8 @@ from .backend import (
     int64,
     uint8,
 )
+from .io import load, save
+from .nn.accumulator import GradAccumulator
 from .ops import *  # noqa: F403
 from .tensor import Tensor
 from .transforms import (

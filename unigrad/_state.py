@@ -1,4 +1,4 @@
-"""Thread-local execution state: grad mode, inference mode, anomaly detection."""
+"""Thread-local execution state: grad mode, inference mode, autocast, anomaly detection."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ class _LocalState(threading.local):
         self.inference_mode = False
         self.forward_levels = []
         self.transform_depth = 0  # functional transforms / recording GradientTapes now running
+        self.autocast_dtype = None  # the NumPy dtype of an active ``amp.autocast``, else None
 
 
 local = _LocalState()

@@ -477,5 +477,10 @@ class Tensor:
         return copied
 
 
+# Tensor and the subclasses that add only attributes (Parameter): the eager fast paths in
+# ops/ test ``type(x) in PLAIN_TENSOR_TYPES``, as cheap as ``type(x) is Tensor``.
+PLAIN_TENSOR_TYPES = {Tensor}
+
+
 def _rebuild_tensor(array, requires_grad):
     return _make_tensor(array, requires_grad)

@@ -1,4 +1,4 @@
-"""Stand-ins for MindSpore's Parameter and Cell until the nn issue lands them."""
+"""A small Cell with two Parameters used by the grad-structure tables."""
 
 from __future__ import annotations
 
@@ -7,28 +7,15 @@ import pytest
 import unigrad as ug
 
 
-class NamedParameter(ug.Tensor):
-    """A leaf tensor that requires grad and has a ``name`` (what transforms read)."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, data, name: str):
-        super().__init__(data)
-        self.requires_grad_(True)
-        self.name = name
-
-
-class ProductNet:
-    """``sum(x * y * z * w) + b`` with Parameters ``w`` and ``b``, called like a Cell."""
+class ProductNet(ug.nn.Cell):
+    """``sum(x * y * z * w) + b`` with Parameters ``w`` and ``b``."""
 
     def __init__(self):
-        self.w = NamedParameter([2.0, 2.0], "w")
-        self.b = NamedParameter(1.0, "b")
+        super().__init__()
+        self.w = ug.nn.Parameter([2.0, 2.0], "w")
+        self.b = ug.nn.Parameter(1.0, "b")
 
-    def trainable_params(self) -> list:
-        return [self.w, self.b]
-
-    def __call__(self, x, y, z):
+    def construct(self, x, y, z):
         return (x * y * z * self.w).sum() + self.b
 
 

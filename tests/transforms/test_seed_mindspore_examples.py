@@ -2,9 +2,8 @@
 
 Seed 004's network is ``MSELoss(Dense(3, 1, has_bias=False)(x).squeeze(), y)``
 with weight ``[[2, 3, 4]]``, ``x = [[1, 2, 3]]``, ``y = 19``: logits 20, loss 1.
-Until the nn issue lands ``Dense``/``MSELoss``, the test spells them out with
-the same math. (Seed 004 misprints ``out1`` of the multi-output example: it is
-1.0, see API.md.) The loss-scale part of seed 004 waits for the amp issue.
+(Seed 004 misprints ``out1`` of the multi-output example: it is 1.0, see
+API.md.)
 """
 
 from __future__ import annotations
@@ -13,36 +12,41 @@ import numpy as np
 import pytest
 
 import unigrad as ug
+from unigrad import nn
 
-from .conftest import NamedParameter
 
+class SeedNet(nn.Cell):
+    """Seed 004's ``Net(3, 1)``, written as in the seed: returns ``(loss, logits)``."""
 
-class SeedNet:
-    """Seed 004's ``Net(3, 1)``: returns ``(loss, logits)``."""
+    def __init__(self, in_channel: int = 3, out_channel: int = 1):
+        super().__init__()
+        self.fc = nn.Dense(in_channel, out_channel, has_bias=False)
+        self.loss = nn.MSELoss()
 
-    def __init__(self):
-        self.weight = NamedParameter([[2.0, 3.0, 4.0]], "fc.weight")
-
-    def trainable_params(self) -> list:
-        return [self.weight]
-
-    def __call__(self, x, y):
-        logits = ug.matmul(x, self.weight.T).squeeze()
-        loss = ((logits - y) ** 2).mean()
+    def construct(self, x, y):
+        logits = self.fc(x).squeeze()
+        loss = self.loss(logits, y)
         return loss, logits
 
 
 class SeedNet2(SeedNet):
     """Seed 004's ``Net2``: returns ``loss + logits``."""
 
-    def __call__(self, x, y):
-        loss, logits = super().__call__(x, y)
+    def construct(self, x, y):
+        logits = self.fc(x).squeeze()
+        loss = self.loss(logits, y)
         return loss + logits
+
+
+def seed_net(cls=SeedNet):
+    net = cls(3, 1)
+    net.fc.weight.set_data(ug.tensor([[2, 3, 4]], ug.float32))
+    return net
 
 
 @pytest.fixture
 def net():
-    return SeedNet()
+    return seed_net()
 
 
 @pytest.fixture
@@ -103,7 +107,7 @@ def test_grads_6_inputs_and_weights(net, inputs):
 def test_grads_7_without_aux_sums_outputs(net, inputs):
     grad = ug.grad(net, grad_position=0, weights=None, has_aux=False)(*inputs)
     assert values(grad) == [[6.0, 9.0, 12.0]]
-    assert values(ug.grad(SeedNet2(), grad_position=0)(*inputs)) == [[6.0, 9.0, 12.0]]
+    assert values(ug.grad(seed_net(SeedNet2), grad_position=0)(*inputs)) == [[6.0, 9.0, 12.0]]
 
 
 def test_grads_8_both_none(net):
@@ -142,18 +146,22 @@ def test_scalar_net_examples():
 
 
 def test_seed_003_grad_of_a_cell_with_matmul():
-    class Net:
+    class Net(nn.Cell):
         def __init__(self):
-            self.z = NamedParameter(np.array([1.0], np.float32), "z")
+            super().__init__()
+            self.matmul = ug.matmul
+            self.z = nn.Parameter(ug.tensor(np.array([1.0], np.float32)), name="z")
 
-        def __call__(self, x, y):
-            return ug.matmul(x * self.z, y)
+        def construct(self, x, y):
+            x = x * self.z
+            return self.matmul(x, y)
 
-    class GradNetWrtX:
+    class GradNetWrtX(nn.Cell):
         def __init__(self, net):
+            super().__init__()
             self.net = net
 
-        def __call__(self, x, y):
+        def construct(self, x, y):
             return ug.grad(self.net)(x, y)
 
     x = ug.tensor([[0.5, 0.6, 0.4], [1.2, 1.3, 1.1]], dtype=ug.float32)
@@ -161,3 +169,40 @@ def test_seed_003_grad_of_a_cell_with_matmul():
     output = GradNetWrtX(Net())(x, y)
     np.testing.assert_allclose(output.numpy(), [[1.41, 1.6, 6.6], [1.41, 1.6, 6.6]], rtol=1e-6)
     assert output.dtype == ug.float32
+
+
+def test_weight_listing(net):
+    assert [(p.name, p.data.tolist()) for p in net.trainable_params()] == [
+        ("fc.weight", [[2.0, 3.0, 4.0]])]
+
+
+def test_loss_scale_block(net, inputs):
+    """Seed 004's StaticLossScaler example: scaled, unscaled, all finite."""
+    loss_scale = ug.amp.StaticLossScaler(1024.)
+    printed = []
+
+    def forward_fn(x, y):
+        loss, logits = net(x, y)
+        printed.append(loss.item())
+        loss = loss_scale.scale(loss)
+        return loss, logits
+
+    value_and_grad_func = ug.value_and_grad(forward_fn, grad_position=None,
+                                            weights=net.trainable_params(), has_aux=True)
+    (loss, logits), grad = value_and_grad_func(*inputs)
+    assert printed == [1.0] and loss.item() == 1024.0 and logits.item() == 20.0
+    assert isinstance(grad, tuple) and values(grad[0]) == [[2048.0, 4096.0, 6144.0]]
+    loss = loss_scale.unscale(loss)
+    grad = loss_scale.unscale(grad)
+    assert loss.item() == 1.0
+    assert isinstance(grad, tuple) and values(grad[0]) == [[2.0, 4.0, 6.0]]
+    state = ug.amp.all_finite(grad)
+    assert state.dtype == ug.bool and bool(state) is True
+
+
+def test_clip_by_global_norm_of_the_seed_grads(net, inputs):
+    """Seed 004's clipping line: ``grad = ops.clip_by_global_norm(grad)`` (norm sqrt(56))."""
+    grad = ug.grad(net, None, net.trainable_params(), has_aux=True)(*inputs)[0]
+    clipped = ug.ops.clip_by_global_norm(grad)
+    np.testing.assert_allclose(clipped[0].numpy(), np.array([[2.0, 4.0, 6.0]]) / np.sqrt(56.0),
+                               rtol=1e-6)

@@ -73,13 +73,15 @@ def run_backward(roots, seeds, *, retain_graph: bool, create_graph: bool,
             captures[key] = None
         needed = _needed_nodes(starts, captures, stops)
 
-    previous_mode = _local.grad_enabled
+    previous_mode, previous_autocast = _local.grad_enabled, _local.autocast_dtype
     _local.grad_enabled = create_graph
+    _local.autocast_dtype = None  # backward runs in the dtypes the forward chose (PyTorch)
     try:
         _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph, accumulate,
                  stops)
     finally:
         _local.grad_enabled = previous_mode
+        _local.autocast_dtype = previous_autocast
 
     if captures is None:
         return None

@@ -1,5 +1,14 @@
-"""Neural-network building blocks; ``unigrad.nn.functional`` holds the stateless functions."""
+"""Neural networks: Cells/Modules with Parameters, layers, losses, initializers, wrappers.
 
-from . import functional
+``unigrad.nn.functional`` holds the stateless functions (PyTorch's ``F``),
+``unigrad.nn.init`` the initializers, ``unigrad.nn.utils`` gradient clipping.
+"""
 
-__all__ = ["functional"]
+from . import functional, init, utils
+from .accumulator import GradAccumulator
+from .cell import Cell, Module
+from .containers import *
+from .layers import *
+from .losses import *
+from .parameter import Parameter, ParameterTuple
+from .wrappers import *

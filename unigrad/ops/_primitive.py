@@ -36,7 +36,7 @@ from .. import _state
 from ..autograd.node import record as _record
 from ..autograd.node import record_single as _record_single
 from ..backend import namespace_of, ndarray
-from ..tensor import Tensor, shared_counter
+from ..tensor import PLAIN_TENSOR_TYPES, Tensor, shared_counter
 
 PRIMITIVES: dict[str, Primitive] = {}
 
@@ -160,7 +160,7 @@ def bind(prim: Primitive, *args, **params):
         >>> bind(add_p, np.array([1.0]), np.array([2.0]))
         array([3.])
     """
-    if len(args) == 1 and type(args[0]) is Tensor:
+    if len(args) == 1 and type(args[0]) in PLAIN_TENSOR_TYPES:
         return bind_first_tensor(prim, args[0], params=params)
     return _bind_general(prim, args, params)
 

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from ..backend import DEFAULT_FLOAT, namespace_of, to_numpy_dtype
-from ..tensor import Tensor
+from ..tensor import PLAIN_TENSOR_TYPES, Tensor
 from ._dtypes import _CONSTANTS, coerce_operands, float_constant, float_operand, true_divide_dtype
 from ._primitive import Primitive, bind, bind_first_tensor, others_need
 from ._shape_rules import dtype_of, elementwise_rule, shape_of
@@ -227,14 +227,14 @@ def _binary(prim):
 
 def _bind_unary(prim, input):
     """``bind(prim, input)`` through the single-Tensor fast path when it applies."""
-    if type(input) is Tensor:
+    if type(input) in PLAIN_TENSOR_TYPES:
         return bind_first_tensor(prim, input)
     return bind(prim, input)
 
 
 def _same_float_tensors(input, other) -> bool:
     """Two Tensors of one floating dtype: nothing to promote (the common case)."""
-    return type(input) is Tensor and type(other) is Tensor and \
+    return type(input) in PLAIN_TENSOR_TYPES and type(other) in PLAIN_TENSOR_TYPES and \
         input._data.dtype is other._data.dtype and input._data.dtype.kind == "f"
 
 
@@ -257,7 +257,7 @@ def add(input, other, *, alpha=None):
     """
     if alpha is not None:
         other = mul(other, alpha)
-    if type(other) is float and type(input) is Tensor:
+    if type(other) is float and type(input) in PLAIN_TENSOR_TYPES:
         constant = _constant_for(input._data, other)
         if constant is not None:
             return bind_first_tensor(add_p, input, constant)
@@ -278,7 +278,7 @@ def sub(input, other, *, alpha=None):
     """
     if alpha is not None:
         other = mul(other, alpha)
-    if type(other) is float and type(input) is Tensor:
+    if type(other) is float and type(input) in PLAIN_TENSOR_TYPES:
         constant = _constant_for(input._data, other)
         if constant is not None:
             return bind_first_tensor(sub_p, input, constant)
@@ -295,7 +295,7 @@ def mul(input, other):
         >>> ug.mul(ug.tensor([1.0, 2.0]), ug.tensor([[3.0], [4.0]])).shape
         (2, 2)
     """
-    if type(other) is float and type(input) is Tensor:
+    if type(other) is float and type(input) in PLAIN_TENSOR_TYPES:
         constant = _constant_for(input._data, other)
         if constant is not None:
             return bind_first_tensor(mul_p, input, constant)
@@ -321,7 +321,7 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
                          f"found '{rounding_mode}'")
-    if type(other) is float and type(input) is Tensor:
+    if type(other) is float and type(input) in PLAIN_TENSOR_TYPES:
         constant = _constant_for(input._data, other)
         if constant is not None:
             return bind_first_tensor(div_p, input, constant)
@@ -486,7 +486,7 @@ def floor_divide(input, other):
 
 def _unary_public(prim, doc):
     def op(input):
-        if type(input) is Tensor and input._data.dtype.kind == "f":
+        if type(input) in PLAIN_TENSOR_TYPES and input._data.dtype.kind == "f":
             return bind_first_tensor(prim, input)
         return bind(prim, float_operand(input))
     op.__name__ = prim.name

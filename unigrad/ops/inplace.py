@@ -18,6 +18,8 @@ Example:
 
 from __future__ import annotations
 
+import numbers
+
 from .. import _state
 from ..tensor import Tensor, _make_tensor
 
@@ -185,9 +187,52 @@ def fill_(self: Tensor, value) -> Tensor:
     return self
 
 
+def _scalar_value(method: str, value):
+    """``value`` of ``addcmul_``/``addcdiv_``: a Python or NumPy real number, as PyTorch."""
+    if isinstance(value, Tensor) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{method}(): argument 'value' must be Number, not "
+                        f"{type(value).__name__}")
+    return value
+
+
+def addcmul_(self: Tensor, tensor1, tensor2, *, value=1) -> Tensor:
+    """``self += value * tensor1 * tensor2`` in place (PyTorch ``Tensor.addcmul_``); returns self.
+
+    Differentiable with respect to all three tensors when recorded.
+
+    Example:
+        >>> import unigrad as ug
+        >>> v = ug.tensor([1.0, 2.0])
+        >>> v.addcmul_(ug.tensor([3.0, 4.0]), ug.tensor([0.5, 2.0]), value=2)
+        tensor([ 4., 18.])
+    """
+    value = _scalar_value("addcmul_", value)
+    if value == 1:
+        return apply_inplace(self, lambda old, a, b: old + a * b, tensor1, tensor2)
+    return apply_inplace(self, lambda old, a, b: old + (a * value) * b, tensor1, tensor2)
+
+
+def addcdiv_(self: Tensor, tensor1, tensor2, *, value=1) -> Tensor:
+    """``self += value * tensor1 / tensor2`` in place (PyTorch ``Tensor.addcdiv_``); returns self.
+
+    Differentiable with respect to all three tensors when recorded.
+
+    Example:
+        >>> import unigrad as ug
+        >>> p = ug.tensor([1.0, 2.0])
+        >>> p.addcdiv_(ug.tensor([3.0, 4.0]), ug.tensor([2.0, 8.0]), value=-2)
+        tensor([-2.,  1.])
+    """
+    value = _scalar_value("addcdiv_", value)
+    if value == 1:
+        return apply_inplace(self, lambda old, a, b: old + a / b, tensor1, tensor2)
+    return apply_inplace(self, lambda old, a, b: old + (a * value) / b, tensor1, tensor2)
+
+
 INPLACE_NAMES = ("add", "sub", "mul", "div", "pow", "clamp", "clip", "exp", "log", "sqrt", "neg",
                  "abs", "tanh", "sigmoid", "relu", "sin", "cos", "floor", "ceil", "round",
-                 "maximum", "minimum", "remainder", "reciprocal")
+                 "maximum", "minimum", "remainder", "reciprocal", "lerp")
 
 TENSOR_METHODS = {name + "_": _method(name) for name in INPLACE_NAMES}
-TENSOR_METHODS.update({"copy_": copy_, "zero_": zero_, "fill_": fill_})
+TENSOR_METHODS.update({"copy_": copy_, "zero_": zero_, "fill_": fill_, "addcmul_": addcmul_,
+                       "addcdiv_": addcdiv_})

@@ -21,12 +21,15 @@ import string
 
 import numpy as np
 
+from .. import _state
 from ..backend import namespace_of
-from ..tensor import Tensor
+from ..tensor import PLAIN_TENSOR_TYPES, Tensor
 from ._dtypes import to_tensor_operand
 from ._primitive import Primitive, bind, others_need
 from ._shape_rules import broadcast_shapes, dtype_of, shape_of
 from .shape import broadcast_to, reshape, sum_to_shape, transpose_p
+
+_local = _state.local
 
 __all__ = ["matmul", "einsum", "outer", "dot", "mm", "bmm", "mv", "inv", "inverse", "det",
            "slogdet", "logdet", "solve", "cholesky"]
@@ -146,7 +149,10 @@ def matmul(input, other):
         >>> ug.matmul(ug.tensor([1.0, 2.0]), ug.tensor([3.0, 4.0]))
         tensor(11.)
     """
-    if type(input) is Tensor and type(other) is Tensor:
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_lower_precision
+        return call_lower_precision(matmul, input, other)
+    if type(input) in PLAIN_TENSOR_TYPES and type(other) in PLAIN_TENSOR_TYPES:
         a, b = input._data, other._data
         if a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] and a.dtype == b.dtype:
             return bind(matmul_p, input, other)
@@ -163,6 +169,9 @@ def mm(input, mat2):
         >>> ug.mm(ug.ones((2, 3)), ug.ones((3, 4))).shape
         (2, 4)
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_lower_precision
+        return call_lower_precision(mm, input, mat2)
     input, mat2 = _matrix_operands(input, mat2, "mm")
     if len(input.shape) != 2:
         raise RuntimeError("self must be a matrix")
@@ -179,6 +188,9 @@ def bmm(input, mat2):
         >>> ug.bmm(ug.ones((5, 2, 3)), ug.ones((5, 3, 4))).shape
         (5, 2, 4)
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_lower_precision
+        return call_lower_precision(bmm, input, mat2)
     input, mat2 = _matrix_operands(input, mat2, "bmm")
     if len(input.shape) != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -199,6 +211,9 @@ def mv(input, vec):
         >>> ug.mv(ug.tensor([[1.0, 2.0], [3.0, 4.0]]), ug.tensor([1.0, 1.0]))
         tensor([3., 7.])
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_lower_precision
+        return call_lower_precision(mv, input, vec)
     input, vec = _matrix_operands(input, vec, "mv")
     if len(input.shape) != 2 or len(vec.shape) != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {len(input.shape)}, "
@@ -225,7 +240,7 @@ def dot(input, other):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.shape[0]}] and "
                            f"src [{other.shape[0]}] to have the same number of elements, but got "
                            f"{input.shape[0]} and {other.shape[0]} elements respectively")
-    return matmul(input, other)
+    return bind(matmul_p, input, other)
 
 
 def outer(input, vec2):
@@ -387,6 +402,9 @@ def einsum(equation: str, *operands):
         >>> ug.einsum("ij,jk->ik", a, ug.eye(2)).shape
         (2, 2)
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_lower_precision
+        return call_lower_precision(einsum, equation, *operands)
     if not isinstance(equation, str):
         raise TypeError(f"einsum(): equation must be a str, got {type(equation).__name__}")
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):

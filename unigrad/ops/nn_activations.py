@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from .. import backend
+from .. import _state, backend
 from ..backend import namespace_of
 from ..tensor import Tensor
 from ._dtypes import float_operand
@@ -24,6 +24,8 @@ from ._primitive import Primitive, bind
 from ._shape_rules import dtype_of, normalize_axis, shape_of
 from .elementwise import cast, clip, exp, expm1, sigmoid, where
 from .reduce import sum
+
+_local = _state.local
 
 # ----------------------------------------------------------------------------- softmax
 
@@ -104,6 +106,9 @@ def softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None):
         >>> ug.softmax(ug.tensor([[1.0, 1.0, 1.0, 1.0]]), dim=1)
         tensor([[0.2500, 0.2500, 0.2500, 0.2500]])
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(softmax, input, dim, _stacklevel, dtype)
     axis = _softmax_axis(input, dim, "softmax")
     return bind(softmax_p, _softmax_input(input, dtype), axis=axis)
 
@@ -116,6 +121,9 @@ def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None)
         >>> ug.log_softmax(ug.tensor([1000.0, 1000.0]), dim=0)
         tensor([-0.6931, -0.6931])
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(log_softmax, input, dim, _stacklevel, dtype)
     axis = _softmax_axis(input, dim, "log_softmax")
     return bind(log_softmax_p, _softmax_input(input, dtype), axis=axis)
 

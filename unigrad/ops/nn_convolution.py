@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from .. import _state
 from ..backend import namespace_of
 from ..tensor import Tensor
 from ._dtypes import float_operand
@@ -30,6 +31,8 @@ from ._shape_rules import dtype_of, shape_of
 from .linalg import matmul
 from .reduce import amax, mean, sum
 from .shape import reshape, transpose_axes
+
+_local = _state.local
 
 # ----------------------------------------------------------------------------- primitives
 
@@ -274,6 +277,10 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: in
         >>> F.conv1d(ug.tensor([[[1.0, 2.0, 3.0, 4.0]]]), ug.tensor([[[1.0, -1.0]]]))
         tensor([[[-1., -1., -1.]]])
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_lower_precision
+        return call_lower_precision(conv1d, input, weight, bias, stride, padding,
+                                    dilation, groups)
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
@@ -294,6 +301,10 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: in
                 [2., 4., 4., 2.],
                 [1., 2., 2., 1.]])
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_lower_precision
+        return call_lower_precision(conv2d, input, weight, bias, stride, padding,
+                                    dilation, groups)
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
@@ -453,6 +464,10 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
         >>> F.avg_pool2d(ug.tensor([[[1.0, 3.0], [4.0, 2.0]]]), 2)
         tensor([[[2.5000]]])
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_without_autocast
+        return call_without_autocast(avg_pool2d, input, kernel_size, stride, padding,
+                                     ceil_mode, count_include_pad, divisor_override)
     input = float_operand(input)
     declared = _tuple_argument(padding, 2, "padding", "pooling")
     kernel, stride, dilation, padding = _pool_geometry(input, kernel_size, stride, padding, 1,

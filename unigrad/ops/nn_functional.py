@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .. import backend
+from .. import _state, backend
 from ..autograd.grad_mode import no_grad
 from ..backend import namespace_of
 from ..tensor import Tensor, _make_tensor
@@ -40,6 +40,8 @@ from .nn_losses import (
 from .reduce import mean
 from .shape import reshape, transpose
 
+_local = _state.local
+
 # ----------------------------------------------------------------------------- linear
 
 def linear(input, weight, bias=None):
@@ -51,6 +53,9 @@ def linear(input, weight, bias=None):
         >>> F.linear(ug.ones((2, 3)), ug.ones((4, 3)), ug.zeros(4)).shape
         (2, 4)
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_lower_precision
+        return call_lower_precision(linear, input, weight, bias)
     output = matmul(input, transpose(weight) if len(weight.shape) == 2 else weight)
     return output if bias is None else output + bias
 
@@ -98,6 +103,9 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
         >>> F.layer_norm(ug.tensor([[1.0, 3.0]]), (2,))
         tensor([[-1.0000,  1.0000]])
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(layer_norm, input, normalized_shape, weight, bias, eps)
     if isinstance(normalized_shape, (int, np.integer)):
         normalized_shape = (int(normalized_shape),)
     normalized_shape = tuple(int(n) for n in normalized_shape)
@@ -139,6 +147,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         >>> running_mean
         tensor([0.2000])
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_without_autocast
+        return call_without_autocast(batch_norm, input, running_mean, running_var,
+                                     weight, bias, training, momentum, eps)
     shape = tuple(input.shape)
     if len(shape) < 2:
         raise ValueError(f"batch_norm: expected 2D or higher input (N, C, ...), but got input of "

@@ -20,7 +20,7 @@ import warnings
 
 import numpy as np
 
-from .. import backend
+from .. import _state, backend
 from ..backend import namespace_of
 from ..tensor import Tensor
 from ._dtypes import float_operand
@@ -30,6 +30,8 @@ from .elementwise import abs, log, log1p, maximum
 from .nn_activations import log_softmax, logsigmoid
 from .reduce import mean, sum
 from .shape import reshape
+
+_local = _state.local
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -85,6 +87,9 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
         >>> F.mse_loss(ug.tensor([1.0, 2.0]), ug.tensor([0.0, 0.0]))
         tensor(2.5000)
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(mse_loss, input, target, size_average, reduce, reduction, weight)
     reduction = _reduction(reduction, size_average, reduce)
     _warn_broadcast(input, target)
     difference = input - target
@@ -104,6 +109,9 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
         >>> F.l1_loss(ug.tensor([1.0, -3.0]), ug.tensor([0.0, 0.0]), reduction="sum")
         tensor(4.)
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(l1_loss, input, target, size_average, reduce, reduction, weight)
     reduction = _reduction(reduction, size_average, reduce)
     _warn_broadcast(input, target)
     loss = abs(input - target)
@@ -147,6 +155,10 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         >>> F.binary_cross_entropy(ug.tensor([0.5, 0.9]), ug.tensor([1.0, 1.0]))
         tensor(0.3993)
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(binary_cross_entropy, input, target, weight, size_average,
+                            reduce, reduction)
     reduction = _reduction(reduction, size_average, reduce)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Using a target size ({list(target.shape)}) that is different to the "
@@ -173,6 +185,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         >>> F.binary_cross_entropy_with_logits(ug.tensor([0.0, 2.0]), ug.tensor([1.0, 0.0]))
         tensor(1.4100)
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(binary_cross_entropy_with_logits, input, target, weight,
+                            size_average, reduce, reduction, pos_weight)
     reduction = _reduction(reduction, size_average, reduce)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({list(target.shape)}) must be the same as input size "
@@ -238,7 +254,7 @@ def _class_selector_impl(target, *weight, num_classes, ignore_index, label_smoot
         selector = hot * (1.0 - label_smoothing) + (spread if class_weights is None
                                                     else spread * class_weights)
     total = hot.sum() if normalize else 1.0
-    selector *= -1.0 / total if total else float("nan")
+    selector *= -1.0 / total if total else 0.0  # an empty mean: the caller adds the NaN
     return xp.moveaxis(selector, -1, class_axis)
 
 
@@ -288,7 +304,18 @@ def _nll(log_probabilities, target, weight, ignore_index, label_smoothing, reduc
     product = log_probabilities * selector
     if reduction == "none":
         return sum(product, dim=_class_axis(log_probabilities))
+    if reduction == "mean" and _nothing_counted(target, weight, ignore_index):
+        return sum(product) + float("nan")  # PyTorch: a NaN loss whose gradients are zero
     return sum(product)
+
+
+def _nothing_counted(target, weight, ignore_index: int) -> bool:
+    """True when the mean's denominator (summed weights of non-ignored targets) is zero."""
+    host = backend.to_numpy(_data(target))
+    counted = host[host != ignore_index]
+    if weight is None:
+        return counted.size == 0
+    return float(backend.to_numpy(_data(weight))[counted].sum()) == 0.0
 
 
 def _detached(value):
@@ -309,6 +336,10 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
         >>> F.nll_loss(ug.tensor([[-0.5, -1.0], [-2.0, -0.1]]), ug.tensor([0, 1]))
         tensor(0.3000)
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(nll_loss, input, target, weight, size_average, ignore_index,
+                            reduce, reduction)
     reduction = _reduction(reduction, size_average, reduce)
     _check_class_target(input, target)
     return _nll(input, target, weight, ignore_index, 0.0, reduction)
@@ -329,6 +360,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
         >>> F.cross_entropy(ug.zeros((2, 4)), ug.tensor([1, 3]))
         tensor(1.3863)
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(cross_entropy, input, target, weight, size_average,
+                            ignore_index, reduce, reduction, label_smoothing)
     reduction = _reduction(reduction, size_average, reduce)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")

@@ -22,6 +22,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from .. import _state
 from ..backend import namespace_of
 from ..tensor import Tensor
 from . import elementwise as _elementwise
@@ -29,6 +30,8 @@ from . import shape as _shape
 from ._dtypes import DEFAULT_INT, float_operand
 from ._primitive import Primitive, bind
 from ._shape_rules import dtype_of, normalize_axes, normalize_axis, shape_of
+
+_local = _state.local
 
 __all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "all", "any",
            "cumsum", "count_nonzero", "var", "std", "logsumexp", "norm", "vector_norm"]
@@ -115,6 +118,9 @@ def sum(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = F
         >>> ug.sum(ug.ones((2, 3)), dim=1)
         tensor([3., 3.])
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(sum, input, dim, keepdim, axis=axis, keepdims=keepdims, dtype=dtype)
     axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
     if dtype is not None:
         cast = _elementwise.cast
@@ -130,6 +136,9 @@ def mean(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = 
         >>> ug.mean(ug.tensor([1.0, 2.0, 6.0]))
         tensor(3.)
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(mean, input, dim, keepdim, axis=axis, keepdims=keepdims, dtype=dtype)
     if dtype is not None:
         cast = _elementwise.cast
         input = cast(input, dtype)
@@ -279,6 +288,9 @@ def prod(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = 
         >>> x.grad
         tensor([0., 6., 0.])
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(prod, input, dim, keepdim, axis=axis, keepdims=keepdims, dtype=dtype)
     if dtype is not None:
         cast = _elementwise.cast
         input = cast(input, dtype)
@@ -357,7 +369,8 @@ def _take_along(value_prim, input, indices, axis: int):
     where = _elementwise.where
     positions = namespace_of(input._data).arange(input.shape[axis]).reshape(
         tuple(-1 if i == axis else 1 for i in range(input.ndim)))
-    return sum(where(indices == positions, input, 0.0), axis=axis, keepdims=True)
+    # the primitive directly: max(dim) is not an autocast op, its values keep the input's dtype
+    return bind(sum_p, where(indices == positions, input, 0.0), axes=(axis,), keepdims=True)
 
 
 def max(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
@@ -479,6 +492,9 @@ def cumsum(input, dim=None, *, axis=None, dtype=None):
         >>> ug.cumsum(ug.tensor([1.0, 2.0, 3.0]), dim=0)
         tensor([1., 3., 6.])
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(cumsum, input, dim, axis=axis, dtype=dtype)
     if axis is not None and dim is not None:
         raise TypeError("pass either dim= or axis=, not both")
     dim = dim if dim is not None else axis
@@ -519,6 +535,10 @@ def var(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
         >>> ug.var(ug.tensor([1.0, 2.0, 3.0, 4.0]), correction=0)
         tensor(1.2500)
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(var, input, dim, unbiased, keepdim, correction=correction,
+                            axis=axis, keepdims=keepdims, ddof=ddof)
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     if isinstance(input, Tensor) and input._data.dtype.kind != "f":
@@ -549,6 +569,10 @@ def std(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
         >>> ug.std(ug.tensor([[1.0, 3.0], [2.0, 2.0]]), dim=1)
         tensor([1.4142, 0.0000])
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(std, input, dim, unbiased, keepdim, correction=correction,
+                            axis=axis, keepdims=keepdims, ddof=ddof)
     sqrt = _elementwise.sqrt
     return sqrt(var(input, dim, unbiased, keepdim, correction=correction, axis=axis,
                     keepdims=keepdims, ddof=ddof))
@@ -566,6 +590,9 @@ def logsumexp(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bo
         >>> ug.logsumexp(ug.tensor([100.0, 100.0]), dim=0)
         tensor(100.6931)
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(logsumexp, input, dim, keepdim, axis=axis, keepdims=keepdims)
     exp, log = _elementwise.exp, _elementwise.log
     isfinite, where = _elementwise.isfinite, _elementwise.where
     reshape = _shape.reshape
@@ -583,12 +610,15 @@ def logsumexp(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bo
 
 
 def _safe_root(total, order: float):
-    """``total ** (1 / order)`` with a zero (not NaN) gradient where ``total`` is 0."""
+    """``total ** (1 / order)`` with a zero (not NaN) gradient where ``total`` is 0.
+
+    A NaN total stays NaN (a norm of NaN values is NaN, as in PyTorch).
+    """
     sqrt, where = _elementwise.sqrt, _elementwise.where
-    positive = total > 0
-    safe = where(positive, total, 1.0)
+    zero = total == 0
+    safe = where(zero, 1.0, total)
     root = sqrt(safe) if order == 2 else safe ** (1.0 / order)
-    return where(positive, root, 0.0)
+    return where(zero, 0.0, root)
 
 
 def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, axis=None,
@@ -604,6 +634,10 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, axis=None,
         >>> ug.vector_norm(ug.tensor([3.0, -4.0]), ord=float("inf"))
         tensor(4.)
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(vector_norm, input, ord, dim, keepdim, axis=axis,
+                            keepdims=keepdims, dtype=dtype)
     abs, cast, where = _elementwise.abs, _elementwise.cast, _elementwise.where
     if dtype is not None:
         input = cast(input, dtype)
@@ -641,6 +675,9 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None, *, axis=No
         >>> ug.norm(ug.tensor([[3.0, 4.0], [0.0, 0.0]]), dim=1)
         tensor([5., 0.])
     """
+    if _local.autocast_dtype is not None:
+        from ..amp.autocast import call_float32
+        return call_float32(norm, input, p, dim, keepdim, dtype, axis=axis, keepdims=keepdims)
     if p == "fro" or p is None:
         p = 2
     elif isinstance(p, str):

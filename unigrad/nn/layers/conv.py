@@ -1,0 +1,238 @@
+"""Convolution layers ``Conv1d`` and ``Conv2d`` (PyTorch's signature, MindSpore's keywords).
+
+``ug.nn.Conv2d`` keeps PyTorch's defaults (``padding=0``, ``bias=True``,
+PyTorch's initialization); MindSpore's defaults (``pad_mode='same'``,
+``has_bias=False``) belong to the MindSpore front-end. The MindSpore keywords
+``pad_mode`` (``'same'``, ``'valid'``, ``'pad'``), ``group``, ``has_bias``,
+``weight_init`` and ``bias_init`` are accepted here too. ``pad_mode='same'``
+pads as TensorFlow/MindSpore do (any stride: the output has
+``ceil(size / stride)`` positions, the odd pixel padded at the end), while
+PyTorch's ``padding='same'`` needs stride 1. Non-zero ``padding_mode``
+(``'reflect'``, ``'replicate'``, ``'circular'``) pads with ``F.pad`` first.
+
+Example:
+    >>> import unigrad as ug
+    >>> conv = ug.nn.Conv2d(1, 1, 3, padding=1, bias=False)
+    >>> _ = ug.nn.init.ones_(conv.weight)
+    >>> conv(ug.ones(1, 1, 3, 3))[0, 0]
+    tensor([[4., 6., 4.],
+            [6., 9., 6.],
+            [4., 6., 4.]], grad_fn=<...>)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...ops.nn_convolution import conv1d, conv2d
+from ...ops.shape import pad
+from ...tensor import Tensor
+from .. import init
+from ..cell import Cell
+from ._common import device_of, floating_dtype, int_tuple, new_parameter, positive_int
+
+_PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+_PADDING_STRINGS = ("same", "valid")
+_PAD_MODES = ("same", "valid", "pad")
+
+
+def _merged(pytorch_value, pytorch_default, mindspore_value, names: tuple, owner: str):
+    """The MindSpore spelling's value when given, refusing a conflicting PyTorch value."""
+    if mindspore_value is None:
+        return pytorch_value
+    if pytorch_value != pytorch_default and pytorch_value != mindspore_value:
+        raise TypeError(f"{owner}: got '{names[0]}={pytorch_value}' and its MindSpore spelling "
+                        f"'{names[1]}={mindspore_value}'; pass only one")
+    return mindspore_value
+
+
+class _ConvNd(Cell):
+    """The shared N-d convolution layer; subclasses set ``_rank`` and ``_function``."""
+
+    _rank = 0
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 device=None, dtype=None, *, pad_mode: str | None = None,
+                 group: int | None = None, has_bias: bool | None = None, weight_init=None,
+                 bias_init=None):
+        super().__init__()
+        owner, rank = type(self).__name__, self._rank
+        groups = _merged(groups, 1, group, ("groups", "group"), owner)
+        bias = _merged(bias, True, has_bias, ("bias", "has_bias"), owner)
+        in_channels = positive_int(in_channels, "in_channels", owner)
+        out_channels = positive_int(out_channels, "out_channels", owner)
+        if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) or groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        groups = int(groups)
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        kernel_size = int_tuple(kernel_size, rank, "kernel_size", owner)
+        stride = int_tuple(stride, rank, "stride", owner)
+        dilation = int_tuple(dilation, rank, "dilation", owner)
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(f"padding_mode must be one of {list(_PADDING_MODES)}, but got "
+                             f"padding_mode='{padding_mode}'")
+        if not isinstance(bias, bool):
+            raise TypeError(f"{owner}: argument 'bias' must be a bool, got {type(bias).__name__}")
+        pairs, padding = self._padding_pairs(padding, pad_mode, kernel_size, stride, dilation)
+        dtype, device = floating_dtype(dtype, owner), device_of(device)
+
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride, self.dilation = kernel_size, stride, dilation
+        self.padding, self.padding_mode = padding, padding_mode
+        self.groups = self.group = groups
+        self.has_bias = bias
+        self.pad_mode = pad_mode.lower() if pad_mode is not None else None
+        self._pairs = pairs  # None: TensorFlow-style 'same', computed from the input size
+        shape = (out_channels, in_channels // groups) + kernel_size
+        self.weight = new_parameter(0.0 if weight_init is None else weight_init, shape, dtype,
+                                    device, argument="weight_init", owner=owner)
+        if bias:
+            self.bias = new_parameter(0.0 if bias_init is None else bias_init, (out_channels,),
+                                      dtype, device, argument="bias_init", owner=owner)
+        else:
+            self.register_parameter("bias", None)
+        self._reset_defaults(weight_init is None, bias and bias_init is None)
+
+    def _padding_pairs(self, padding, pad_mode, kernel_size, stride, dilation):
+        """``((before, after), ...)`` per spatial axis (or None) and the ``padding`` attribute."""
+        owner, rank = type(self).__name__, self._rank
+        if pad_mode is not None:
+            return self._mindspore_pairs(padding, pad_mode, owner, rank)
+        if isinstance(padding, str):
+            if padding not in _PADDING_STRINGS:
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of "
+                                 f"{list(_PADDING_STRINGS)}")
+            if padding == "valid":
+                return ((0, 0),) * rank, padding
+            if any(s != 1 for s in stride):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+            totals = [d * (k - 1) for k, d in zip(kernel_size, dilation)]
+            return tuple((t // 2, t - t // 2) for t in totals), padding
+        amounts = int_tuple(padding, rank, "padding", owner, minimum=0)
+        return tuple((p, p) for p in amounts), amounts
+
+    @staticmethod
+    def _mindspore_pairs(padding, pad_mode, owner: str, rank: int):
+        if not isinstance(pad_mode, str) or pad_mode.lower() not in _PAD_MODES:
+            raise ValueError(f"For '{owner}', the 'pad_mode' must be one of {list(_PAD_MODES)}, "
+                             f"but got {pad_mode!r}")
+        pad_mode = pad_mode.lower()
+        if isinstance(padding, str):
+            raise TypeError(f"For '{owner}', 'padding' must be an int or a tuple of ints when "
+                            f"'pad_mode' is given, but got {padding!r}")
+        if pad_mode != "pad":
+            if padding != 0 and (not isinstance(padding, (tuple, list)) or any(padding)):
+                raise ValueError(f"For '{owner}', the 'padding' must be zero when 'pad_mode' is "
+                                 f"not equal to 'pad', but got 'padding': {padding}")
+            return (None if pad_mode == "same" else ((0, 0),) * rank), 0
+        if isinstance(padding, (tuple, list)) and len(padding) == 2 * rank:
+            amounts = int_tuple(padding, 2 * rank, "padding", owner, minimum=0)
+            return tuple(zip(amounts[::2], amounts[1::2])), amounts
+        amounts = int_tuple(padding, rank, "padding", owner, minimum=0)
+        return tuple((p, p) for p in amounts), amounts
+
+    def _reset_defaults(self, weight: bool, bias: bool) -> None:
+        if weight:
+            init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if bias:
+            fan_in = (self.in_channels // self.groups) * math.prod(self.kernel_size)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0.0
+            init.uniform_(self.bias, -bound, bound)
+
+    def reset_parameters(self) -> None:
+        """Re-draw ``weight`` and ``bias`` with PyTorch's default initialization."""
+        self._reset_defaults(True, self.bias is not None)
+
+    def _same_pairs(self, spatial: tuple) -> tuple:
+        """TensorFlow's 'SAME' padding: ``ceil(size / stride)`` outputs, extra pixel at the end."""
+        pairs = []
+        for size, k, s, d in zip(spatial, self.kernel_size, self.stride, self.dilation):
+            count = -(-size // s)
+            total = max((count - 1) * s + d * (k - 1) + 1 - size, 0)
+            pairs.append((total // 2, total - total // 2))
+        return tuple(pairs)
+
+    def construct(self, input: Tensor) -> Tensor:
+        rank, shape = self._rank, tuple(input.shape)
+        if len(shape) not in (rank + 1, rank + 2):
+            raise RuntimeError(f"Expected {rank + 1}D (unbatched) or {rank + 2}D (batched) input "
+                               f"to {type(self).__name__.lower()}, but got input of size: "
+                               f"{list(shape)}")
+        pairs = self._pairs if self._pairs is not None else self._same_pairs(shape[-rank:])
+        if self.padding_mode == "zeros" and all(before == after for before, after in pairs):
+            padding = tuple(before for before, _ in pairs)
+        else:
+            widths = tuple(amount for pair in reversed(pairs) for amount in pair)
+            mode = "constant" if self.padding_mode == "zeros" else self.padding_mode
+            input, padding = pad(input, widths, mode=mode), 0
+        return type(self)._function(input, self.weight, self.bias, self.stride, padding,
+                                    self.dilation, self.groups)
+
+    def extra_repr(self) -> str:
+        text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}")
+        if isinstance(self.padding, str) or any(self.padding):
+            text += f", padding={self.padding}"
+        if any(d != 1 for d in self.dilation):
+            text += f", dilation={self.dilation}"
+        if self.groups != 1:
+            text += f", groups={self.groups}"
+        if self.bias is None:
+            text += ", bias=False"
+        if self.padding_mode != "zeros":
+            text += f", padding_mode={self.padding_mode}"
+        if self.pad_mode is not None:
+            text += f", pad_mode={self.pad_mode}"
+        return text
+
+
+class Conv1d(_ConvNd):
+    """1-D convolution over ``(N, C_in, L)`` or ``(C_in, L)`` input.
+
+    ``weight`` is ``(out_channels, in_channels / groups, kernel_size)``. See
+    the module docstring for ``padding`` (int, 1-tuple, ``'same'``, ``'valid'``),
+    ``padding_mode`` and the MindSpore keywords.
+
+    Example:
+        >>> import unigrad as ug
+        >>> conv = ug.nn.Conv1d(2, 4, 3, padding="same")
+        >>> conv
+        Conv1d(2, 4, kernel_size=(3,), stride=(1,), padding=same)
+        >>> conv(ug.ones(8, 2, 10)).shape
+        (8, 4, 10)
+    """
+
+    _rank = 1
+    _function = staticmethod(conv1d)
+
+
+class Conv2d(_ConvNd):
+    """2-D convolution over ``(N, C_in, H, W)`` or ``(C_in, H, W)`` input (im2col + GEMM).
+
+    ``weight`` is ``(out_channels, in_channels / groups, kH, kW)``;
+    ``kernel_size``, ``stride``, ``padding`` and ``dilation`` are ints or pairs,
+    ``padding`` may be ``'same'``/``'valid'``. With ``pad_mode='pad'`` a
+    4-tuple ``padding`` is MindSpore's ``(top, bottom, left, right)``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> conv = ug.nn.Conv2d(3, 6, 3, stride=2, groups=3, bias=False)
+        >>> conv
+        Conv2d(3, 6, kernel_size=(3, 3), stride=(2, 2), groups=3, bias=False)
+        >>> conv(ug.ones(2, 3, 9, 9)).shape, conv.weight.shape
+        ((2, 6, 4, 4), (6, 1, 3, 3))
+        >>> ug.nn.Conv2d(3, 6, 3, stride=2, pad_mode="same")(ug.ones(1, 3, 9, 9)).shape
+        (1, 6, 5, 5)
+    """
+
+    _rank = 2
+    _function = staticmethod(conv2d)
+
+
+__all__ = ["Conv1d", "Conv2d"]

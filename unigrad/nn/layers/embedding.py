@@ -1,0 +1,176 @@
+"""``Embedding``: a lookup table of ``num_embeddings`` vectors of size ``embedding_dim``.
+
+The weight starts as ``N(0, 1)`` with the ``padding_idx`` row zeroed; that row
+never receives a gradient. ``max_norm`` renormalizes, in place and before the
+lookup, every looked-up row whose ``norm_type``-norm exceeds it (as PyTorch
+does); ``scale_grad_by_freq`` divides each row's gradient by how often its
+index occurs in the batch.
+
+Example:
+    >>> import unigrad as ug
+    >>> table = ug.nn.Embedding(4, 2, padding_idx=0)
+    >>> table(ug.tensor([[0, 3]])).shape
+    (1, 2, 2)
+    >>> table.weight[0]
+    tensor([0., 0.], grad_fn=<...>)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import backend
+from ...autograd.grad_mode import no_grad
+from ...ops.nn_functional import embedding
+from ...tensor import Tensor, _make_tensor
+from .. import init
+from ..cell import Cell
+from ..parameter import Parameter
+from ._common import device_of, floating_dtype, new_parameter, positive_int, real_number
+
+
+def _checked_padding_idx(padding_idx, num_embeddings: int) -> int | None:
+    if padding_idx is None:
+        return None
+    if isinstance(padding_idx, bool) or not isinstance(padding_idx, (int, np.integer)):
+        raise TypeError(f"Embedding: argument 'padding_idx' must be an int or None, "
+                        f"got {type(padding_idx).__name__}")
+    if not -num_embeddings <= padding_idx < num_embeddings:
+        raise ValueError("Padding_idx must be within num_embeddings")
+    return int(padding_idx) % num_embeddings
+
+
+class Embedding(Cell):
+    """A table of ``num_embeddings`` vectors; integer input of any shape looks rows up.
+
+    The output has shape ``input.shape + (embedding_dim,)``. ``_weight``
+    supplies the initial table (used as is), ``_freeze=True`` makes it
+    untrainable; see :meth:`from_pretrained`.
+
+    Example:
+        >>> import unigrad as ug
+        >>> table = ug.nn.Embedding(10, 3, max_norm=1.0)
+        >>> table
+        Embedding(10, 3, max_norm=1.0)
+        >>> out = table(ug.tensor([1, 2, 1]))
+        >>> bool((out.norm(dim=1) <= 1.0 + 1e-6).all())
+        True
+    """
+
+    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
+                 max_norm: float | None = None, norm_type: float = 2.0,
+                 scale_grad_by_freq: bool = False, sparse: bool = False, _weight=None,
+                 _freeze: bool = False, device=None, dtype=None):
+        super().__init__()
+        num_embeddings = positive_int(num_embeddings, "num_embeddings", "Embedding",
+                                      allow_zero=True)
+        embedding_dim = positive_int(embedding_dim, "embedding_dim", "Embedding",
+                                     allow_zero=True)
+        padding_idx = _checked_padding_idx(padding_idx, num_embeddings)
+        if max_norm is not None:
+            max_norm = real_number(max_norm, "max_norm", "Embedding")
+            if max_norm < 0:
+                raise ValueError(f"Embedding: argument 'max_norm' must be non-negative, "
+                                 f"got {max_norm}")
+        norm_type = real_number(norm_type, "norm_type", "Embedding")
+        if sparse:
+            raise NotImplementedError("Embedding: sparse=True (sparse gradients) is not "
+                                      "supported; gradients are dense")
+        dtype, device = floating_dtype(dtype, "Embedding"), device_of(device)
+        if _weight is not None:
+            if not isinstance(_weight, Tensor):
+                raise TypeError(f"Embedding: '_weight' must be a ug.Tensor, "
+                                f"got {type(_weight).__name__}")
+            if tuple(_weight.shape) != (num_embeddings, embedding_dim):
+                raise ValueError("Shape of weight does not match num_embeddings and "
+                                 "embedding_dim")
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
+        self.scale_grad_by_freq, self.sparse = bool(scale_grad_by_freq), False
+        if _weight is None:
+            self.weight = new_parameter(0.0, (num_embeddings, embedding_dim), dtype, device,
+                                        requires_grad=not _freeze)
+            self.reset_parameters()
+        else:
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
+
+    def reset_parameters(self) -> None:
+        """Re-draw the table from ``N(0, 1)`` and zero the padding row."""
+        init.normal_(self.weight)
+        if self.padding_idx is not None:
+            with no_grad():
+                self.weight._bump_version()
+                self.weight._data[self.padding_idx] = 0
+
+    @classmethod
+    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True,
+                        padding_idx: int | None = None, max_norm: float | None = None,
+                        norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+                        sparse: bool = False) -> Embedding:
+        """An Embedding whose table is ``embeddings`` (2-D), frozen unless ``freeze=False``.
+
+        Example:
+            >>> import unigrad as ug
+            >>> table = ug.nn.Embedding.from_pretrained(ug.tensor([[1.0, 2.0], [3.0, 4.0]]))
+            >>> table(ug.tensor([1])), table.weight.requires_grad
+            (tensor([[3., 4.]]), False)
+        """
+        if not isinstance(embeddings, Tensor) or embeddings.ndim != 2:
+            raise ValueError("Embeddings parameter is expected to be 2-dimensional")
+        rows, cols = tuple(embeddings.shape)
+        return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse,
+                   _weight=embeddings, _freeze=freeze)
+
+    def _indices(self, input) -> np.ndarray:
+        """The indices on the host, checked as ``F.embedding`` checks them."""
+        data = input._data if isinstance(input, Tensor) else np.asarray(input)
+        if data.dtype.kind not in "iu":
+            raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
+                               f"following scalar types: Long, Int; but got {data.dtype} "
+                               f"instead")
+        host = backend.to_numpy(data)
+        if host.size and (int(host.min()) < 0 or int(host.max()) >= self.num_embeddings):
+            raise IndexError("index out of range in self")
+        return host
+
+    def _renormalize(self, host: np.ndarray) -> None:
+        """Scale looked-up rows whose norm exceeds ``max_norm`` down to it, in place."""
+        rows = np.unique(host)
+        if not rows.size:
+            return
+        xp = backend.namespace_of(self.weight._data)
+        positions = xp.asarray(rows)
+        selected = self.weight._data[positions]
+        norms = xp.linalg.norm(selected.astype(np.float64), ord=self.norm_type, axis=1)
+        scale = xp.where(norms > self.max_norm, self.max_norm / (norms + 1e-7), 1.0)
+        with no_grad():
+            self.weight._bump_version()
+            self.weight._data[positions] = (selected * scale[:, None]).astype(selected.dtype)
+
+    def construct(self, input: Tensor) -> Tensor:
+        host = self._indices(input)
+        if self.max_norm is not None:
+            self._renormalize(host)
+        rows = embedding(input, self.weight, self.padding_idx)
+        if not self.scale_grad_by_freq or not rows.requires_grad:
+            return rows
+        _, inverse, counts = np.unique(host.ravel(), return_inverse=True, return_counts=True)
+        scale = (1.0 / counts[inverse]).reshape(host.shape + (1,)).astype(rows._data.dtype)
+        scale = _make_tensor(backend.to_device(scale, rows.device))
+        constant = rows.detach()
+        return constant + (rows - constant) * scale  # same values; gradient divided by count
+
+    def extra_repr(self) -> str:
+        text = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.padding_idx is not None:
+            text += f", padding_idx={self.padding_idx}"
+        if self.max_norm is not None:
+            text += f", max_norm={self.max_norm}"
+        if self.norm_type != 2:
+            text += f", norm_type={self.norm_type}"
+        if self.scale_grad_by_freq:
+            text += ", scale_grad_by_freq=True"
+        return text
+
+
+__all__ = ["Embedding"]
