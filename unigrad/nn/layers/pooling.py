@@ -114,7 +114,7 @@ class AvgPool2d(_PoolNd):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class MaxPool1d(_PoolNd):
+class MaxPool1d(MaxPool2d):
     """1-D max pooling over ``(N, C, L)`` or ``(C, L)`` input.
 
     Example:
@@ -125,13 +125,6 @@ class MaxPool1d(_PoolNd):
 
     _rank = 1
 
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
-                 return_indices: bool = False, ceil_mode: bool = False):
-        super().__init__()
-        self._set_window(kernel_size, stride, padding, dilation)
-        self.return_indices = bool(return_indices)
-        self.ceil_mode = bool(ceil_mode)
-
     def construct(self, input: Tensor) -> Tensor | tuple[Tensor, Tensor]:
         result = max_pool2d(self._lifted(input, "max_pool1d"), self._pair(self.kernel_size, 1),
                             self._pair(self.stride, 1), self._pair(self.padding, 0),
@@ -140,10 +133,6 @@ class MaxPool1d(_PoolNd):
         if self.return_indices:
             return squeeze(result[0], -2), squeeze(result[1], -2)
         return squeeze(result, -2)
-
-    def extra_repr(self) -> str:
-        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
-                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
 
 
 class AvgPool1d(_PoolNd):
