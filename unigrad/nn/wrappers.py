@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from ..autograd.grad_mode import no_grad
-from ..backend import float32, namespace_of
+from ..backend import float32
 from ..tensor import Tensor
 from ..transforms.functional import value_and_grad
 from .cell import Cell
@@ -217,14 +217,6 @@ def _assign_scale(parameter: Parameter, value: float) -> None:
         parameter._data[...] = value
 
 
-def _all_finite(grads) -> bool:
-    for grad in grads:
-        if isinstance(grad, Tensor) and grad._data.dtype.kind == "f":
-            if not bool(namespace_of(grad._data).isfinite(grad._data).all()):
-                return False
-    return True
-
-
 class TrainOneStepWithLossScaleCell(TrainOneStepCell):
     """A training step with loss scaling; an overflowing step leaves the parameters untouched.
 
@@ -281,7 +273,8 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
             loss, grads = self._forward_and_grads(*inputs, sens=scale)
             grads = tuple(g * (1.0 / scale) if isinstance(g, Tensor) else g for g in grads)
         grads = self.grad_reducer(grads)
-        overflow = not _all_finite(grads)
+        from ..amp.loss_scaler import all_finite  # amp imports nn.parameter: import late
+        overflow = not bool(all_finite(grads))
         if self.loss_scaling_manager is not None:
             self.loss_scaling_manager(self.scale_sense, overflow)
         if not overflow:
