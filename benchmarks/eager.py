@@ -12,6 +12,10 @@ Three workloads, each forward + backward:
 * ``mlp-vg``: the same gradients through the functional transforms,
   ``ug.value_and_grad(loss, None, weights)`` against ``torch.func.grad_and_value``
   (what a transform adds over the tape; reported, no target).
+* ``step``: one training step of a small MLP (batch 64, 32-64-64-1, tanh, MSE)
+  written with ``nn.Sequential(nn.Linear...)`` and ``optim.SGD``:
+  ``zero_grad(); loss.backward(); step()`` (what Modules and an optimizer add;
+  the eager baseline for graph mode's training-step target; reported, no target).
 
 The NumPy floor is the same computation written by hand (forward and backward)
 with NumPy alone: the fastest an engine on NumPy could hope to be. Before any
@@ -50,7 +54,12 @@ TARGETS = {
     "mlp": {"torch": 1.0, "numpy": 1.15},
     # the same MLP through the functional transforms (no targets in the issues: reported only)
     "mlp-vg": {"torch": None, "numpy": None},
+    # a Module + optimizer training step (graph mode's workload, eager baseline; reported only)
+    "step": {"torch": None, "numpy": None},
 }
+STEP_BATCH = 64
+STEP_SIZES = (32, 64, 64, 1)
+STEP_LEARNING_RATE = 0.01
 
 
 def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
@@ -61,7 +70,7 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
                         help="BLAS / PyTorch intra-op threads (default 1)")
     parser.add_argument("--repeats", type=int, default=None,
                         help="timed repeats per measurement; the minimum is reported")
-    parser.add_argument("--only", choices=["chain", "mlp", "mlp-vg"], default=None,
+    parser.add_argument("--only", choices=["chain", "mlp", "mlp-vg", "step"], default=None,
                         help="run one workload only")
     parser.add_argument("--no-torch", action="store_true", help="skip PyTorch even if installed")
     parser.add_argument("--with-gc", action="store_true",
@@ -264,6 +273,92 @@ def mlp_numpy(np, inputs, labels, parameters):
     return gradients[::-1]
 
 
+def make_step_data(np):
+    """Batch, targets and (weight, bias) pairs in ``nn.Linear``'s (out, in) layout."""
+    generator = np.random.default_rng(2)
+    inputs = generator.standard_normal((STEP_BATCH, STEP_SIZES[0])).astype(np.float32)
+    targets = generator.standard_normal((STEP_BATCH, STEP_SIZES[-1])).astype(np.float32)
+    parameters = []
+    for fan_in, fan_out in zip(STEP_SIZES[:-1], STEP_SIZES[1:]):
+        bound = 1.0 / np.sqrt(fan_in)
+        parameters.append(generator.uniform(-bound, bound, (fan_out, fan_in)).astype(np.float32))
+        parameters.append(generator.uniform(-bound, bound, fan_out).astype(np.float32))
+    return inputs, targets, parameters
+
+
+def step_unigrad(ug, inputs, targets, parameters):
+    """A training-step closure over an ``nn.Sequential`` model and ``optim.SGD``."""
+    layers = []
+    for index in range(len(parameters) // 2):
+        linear = ug.nn.Linear(STEP_SIZES[index], STEP_SIZES[index + 1])
+        linear.load_state_dict({"weight": parameters[2 * index],
+                                "bias": parameters[2 * index + 1]})
+        layers += [linear, ug.nn.Tanh()]
+    model = ug.nn.Sequential(*layers[:-1])
+    optimizer = ug.optim.SGD(model.parameters(), lr=STEP_LEARNING_RATE)
+    loss_fn = ug.nn.MSELoss()
+    batch, labels = ug.from_numpy(inputs), ug.from_numpy(targets)
+
+    def step(collect: bool = False):
+        optimizer.zero_grad()
+        loss_fn(model(batch), labels).backward()
+        optimizer.step()
+        if collect:
+            return [parameter.detach().numpy().copy() for parameter in model.parameters()]
+
+    return step
+
+
+def step_torch(torch, inputs, targets, parameters):
+    """The same training step with ``torch.nn`` and ``torch.optim.SGD`` (single-tensor path)."""
+    layers = []
+    for index in range(len(parameters) // 2):
+        linear = torch.nn.Linear(STEP_SIZES[index], STEP_SIZES[index + 1])
+        with torch.no_grad():
+            linear.weight.copy_(torch.from_numpy(parameters[2 * index]))
+            linear.bias.copy_(torch.from_numpy(parameters[2 * index + 1]))
+        layers += [linear, torch.nn.Tanh()]
+    model = torch.nn.Sequential(*layers[:-1])
+    optimizer = torch.optim.SGD(model.parameters(), lr=STEP_LEARNING_RATE, foreach=False)
+    loss_fn = torch.nn.MSELoss()
+    batch, labels = torch.from_numpy(inputs), torch.from_numpy(targets)
+
+    def step(collect: bool = False):
+        optimizer.zero_grad()
+        loss_fn(model(batch), labels).backward()
+        optimizer.step()
+        if collect:
+            return [parameter.detach().numpy().copy() for parameter in model.parameters()]
+
+    return step
+
+
+def step_numpy(np, inputs, targets, parameters):
+    """The training step by hand in NumPy: forward, backward, ``p -= lr * g`` in place."""
+    parameters = [parameter.copy() for parameter in parameters]
+    weights, biases = parameters[0::2], parameters[1::2]
+
+    def step(collect: bool = False):
+        activations = [inputs]
+        for layer, (weight, bias) in enumerate(zip(weights, biases)):
+            output = activations[-1] @ weight.T + bias
+            if layer + 1 < len(weights):
+                output = np.tanh(output)
+            activations.append(output)
+        cotangent = (activations[-1] - targets) * (2.0 / activations[-1].size)
+        for layer in reversed(range(len(weights))):
+            weight_gradient = cotangent.T @ activations[layer]
+            bias_gradient = cotangent.sum(axis=0)
+            if layer:
+                cotangent = (cotangent @ weights[layer]) * (1.0 - activations[layer] ** 2)
+            weights[layer] -= STEP_LEARNING_RATE * weight_gradient
+            biases[layer] -= STEP_LEARNING_RATE * bias_gradient
+        if collect:
+            return [parameter.copy() for parameter in parameters]
+
+    return step
+
+
 # ---------------------------------------------------------------------------------------------
 
 
@@ -365,11 +460,27 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(("mlp-vg", best_times(functions, repeats, number, warmup,
                                           not arguments.with_gc)))
 
+    if arguments.only in (None, "step"):
+        inputs, targets, parameters = make_step_data(np)
+        reference = step_numpy(np, inputs, targets, parameters)(collect=True)
+        candidates = {"unigrad": step_unigrad(ug, inputs, targets, parameters)(collect=True)}
+        if torch is not None:
+            candidates["torch"] = step_torch(torch, inputs, targets, parameters)(collect=True)
+        check_agreement(np, "step", reference, candidates)
+        functions = {"unigrad": step_unigrad(ug, inputs, targets, parameters),
+                     "numpy": step_numpy(np, inputs, targets, parameters)}
+        if torch is not None:
+            functions["torch"] = step_torch(torch, inputs, targets, parameters)
+        number = 5 if arguments.quick else 50
+        rows.append(("step", best_times(functions, repeats, number, warmup,
+                                        not arguments.with_gc)))
+
     print(f"unigrad {ug.__version__} | numpy {np.__version__} | "
           f"torch {torch.__version__ if torch is not None else '-'} | "
           f"python {platform.python_version()} | {os.cpu_count()} cores | "
           f"threads {arguments.threads} | repeats {repeats} (min reported)")
-    print("gradients agree (rtol 1e-3, atol 1e-5) between all implementations")
+    print("gradients (step: updated parameters) agree (rtol 1e-3, atol 1e-5) between all "
+          "implementations")
     header = (f"{'workload':<9}{'unigrad ms':>12}{'torch ms':>11}{'numpy ms':>11}  "
               f"{'unigrad/torch':<22}{'unigrad/numpy':<22}")
     print(header)
