@@ -411,69 +411,54 @@ def main(argv: list[str] | None = None) -> int:
     warmup = 1 if arguments.quick else 3
     rows = []
 
+    def measure(name: str, functions: dict, number: int, results: dict | None = None) -> None:
+        """Check each implementation's result against the NumPy floor's, then time them.
+
+        ``results`` (default: ``functions``) are the calls whose return values are compared.
+        """
+        if torch is None:
+            functions.pop("torch", None)
+        results = functions if results is None else results
+        candidates = {label: result() for label, result in results.items()
+                      if label != "numpy" and label in functions}
+        check_agreement(np, name, results["numpy"](), candidates)
+        rows.append((name, best_times(functions, repeats, number, warmup,
+                                      not arguments.with_gc)))
+
     if arguments.only in (None, "chain"):
         start = np.random.default_rng(1).standard_normal(CHAIN_SIZE).astype(np.float32)
-        reference = chain_numpy(np, start)
-        candidates = {"unigrad": chain_unigrad(ug, start)}
-        if torch is not None:
-            candidates["torch"] = chain_torch(torch, start)
-        check_agreement(np, "chain", reference, candidates)
-        functions = {"unigrad": lambda: chain_unigrad(ug, start),
-                     "numpy": lambda: chain_numpy(np, start)}
-        if torch is not None:
-            functions["torch"] = lambda: chain_torch(torch, start)
-        number = 2 if arguments.quick else 10
-        rows.append(("chain", best_times(functions, repeats, number, warmup,
-                                         not arguments.with_gc)))
+        measure("chain", {"unigrad": lambda: chain_unigrad(ug, start),
+                          "numpy": lambda: chain_numpy(np, start),
+                          "torch": lambda: chain_torch(torch, start)},
+                2 if arguments.quick else 10)
 
     if arguments.only in (None, "mlp"):
-        if not hasattr(ug, "matmul"):
-            print("mlp: skipped, unigrad has no matmul yet.")
-        else:
-            inputs, labels, parameters = make_mlp_data(np)
-            reference = mlp_numpy(np, inputs, labels, parameters)
-            candidates = {"unigrad": mlp_unigrad(ug, np, inputs, labels, parameters)}
-            if torch is not None:
-                candidates["torch"] = mlp_torch(torch, inputs, labels, parameters)
-            check_agreement(np, "mlp", reference, candidates)
-            functions = {"unigrad": lambda: mlp_unigrad(ug, np, inputs, labels, parameters),
-                         "numpy": lambda: mlp_numpy(np, inputs, labels, parameters)}
-            if torch is not None:
-                functions["torch"] = lambda: mlp_torch(torch, inputs, labels, parameters)
-            number = 1 if arguments.quick else 3
-            rows.append(("mlp", best_times(functions, repeats, number, warmup,
-                                         not arguments.with_gc)))
+        inputs, labels, parameters = make_mlp_data(np)
+        measure("mlp", {"unigrad": lambda: mlp_unigrad(ug, np, inputs, labels, parameters),
+                        "numpy": lambda: mlp_numpy(np, inputs, labels, parameters),
+                        "torch": lambda: mlp_torch(torch, inputs, labels, parameters)},
+                1 if arguments.quick else 3)
 
     if arguments.only in (None, "mlp-vg"):
         inputs, labels, parameters = make_mlp_data(np)
-        reference = mlp_numpy(np, inputs, labels, parameters)
-        candidates = {"unigrad": mlp_unigrad_value_and_grad(ug, np, inputs, labels, parameters)}
-        if torch is not None:
-            candidates["torch"] = mlp_torch_func(torch, inputs, labels, parameters)
-        check_agreement(np, "mlp-vg", reference, candidates)
-        functions = {"unigrad": lambda: mlp_unigrad_value_and_grad(ug, np, inputs, labels,
-                                                                   parameters),
-                     "numpy": lambda: mlp_numpy(np, inputs, labels, parameters)}
-        if torch is not None:
-            functions["torch"] = lambda: mlp_torch_func(torch, inputs, labels, parameters)
-        number = 1 if arguments.quick else 3
-        rows.append(("mlp-vg", best_times(functions, repeats, number, warmup,
-                                          not arguments.with_gc)))
+        measure("mlp-vg",
+                {"unigrad": lambda: mlp_unigrad_value_and_grad(ug, np, inputs, labels,
+                                                               parameters),
+                 "numpy": lambda: mlp_numpy(np, inputs, labels, parameters),
+                 "torch": lambda: mlp_torch_func(torch, inputs, labels, parameters)},
+                1 if arguments.quick else 3)
 
     if arguments.only in (None, "step"):
         inputs, targets, parameters = make_step_data(np)
-        reference = step_numpy(np, inputs, targets, parameters)(collect=True)
-        candidates = {"unigrad": step_unigrad(ug, inputs, targets, parameters)(collect=True)}
-        if torch is not None:
-            candidates["torch"] = step_torch(torch, inputs, targets, parameters)(collect=True)
-        check_agreement(np, "step", reference, candidates)
-        functions = {"unigrad": step_unigrad(ug, inputs, targets, parameters),
-                     "numpy": step_numpy(np, inputs, targets, parameters)}
-        if torch is not None:
-            functions["torch"] = step_torch(torch, inputs, targets, parameters)
-        number = 5 if arguments.quick else 50
-        rows.append(("step", best_times(functions, repeats, number, warmup,
-                                        not arguments.with_gc)))
+        makers = {"unigrad": lambda: step_unigrad(ug, inputs, targets, parameters),
+                  "numpy": lambda: step_numpy(np, inputs, targets, parameters),
+                  "torch": lambda: step_torch(torch, inputs, targets, parameters)}
+        # the first step from fresh copies is compared; the timed steps return nothing
+        first_steps = {label: (lambda make=make: make()(collect=True))
+                       for label, make in makers.items()}
+        measure("step", {label: make() for label, make in makers.items()
+                         if label != "torch" or torch is not None},
+                5 if arguments.quick else 50, results=first_steps)
 
     print(f"unigrad {ug.__version__} | numpy {np.__version__} | "
           f"torch {torch.__version__ if torch is not None else '-'} | "

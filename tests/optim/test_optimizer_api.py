@@ -367,6 +367,8 @@ def test_no_warnings_in_a_plain_training_step():
         opt.zero_grad()
         (w * w).sum().backward()
         opt.step()
+    # AdamW's first step: decay by (1 - lr * wd), then move lr against the gradient's sign
+    np.testing.assert_allclose(w.detach().numpy(), [0.999 - 0.1, 1.998 - 0.1], rtol=1e-6)
 
 
 def test_a_custom_optimizer_subclass_gets_both_calling_styles():

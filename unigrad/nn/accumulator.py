@@ -16,8 +16,10 @@ runs ``optimizer.step()`` and ``optimizer.zero_grad()`` every
 from __future__ import annotations
 
 from ..autograd.grad_mode import no_grad
+from ..ops.creation import zeros_like
 from ..tensor import Tensor, bump_version
-from .parameter import ParameterTuple
+from .parameter import Parameter, ParameterTuple
+from .wrappers import check_optimizer
 
 
 class GradAccumulator:
@@ -41,17 +43,13 @@ class GradAccumulator:
                 or accumulate_steps <= 0:
             raise ValueError(f"GradAccumulator: 'accumulate_steps' must be a positive int, got "
                              f"{accumulate_steps!r}")
-        parameters = getattr(optimizer, "parameters", None)
-        if parameters is None or not callable(optimizer):
-            raise TypeError(f"GradAccumulator: 'optimizer' must be a ug.optim optimizer, got "
-                            f"{type(optimizer).__name__}")
+        self.parameters = check_optimizer(optimizer, "GradAccumulator")
         self.optimizer = optimizer
         self.accumulate_steps = accumulate_steps
-        self.parameters = tuple(parameters)
-        if all(hasattr(p, "name") for p in self.parameters):
+        if all(isinstance(p, Parameter) for p in self.parameters):
             self.inner_grads = ParameterTuple(self.parameters).clone("accumulate_", "zeros")
         else:
-            self.inner_grads = tuple(p.detach() * 0 for p in self.parameters)
+            self.inner_grads = tuple(zeros_like(p) for p in self.parameters)
         self.counter = 0
 
     def __call__(self, grads) -> bool:

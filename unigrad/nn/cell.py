@@ -23,8 +23,8 @@ import numpy as np
 
 from ..autograd.grad_mode import no_grad
 from ..backend import _BY_NAME, Device, DType, float16, float32, float64, to_device, to_numpy_dtype
-from ..tensor import Tensor, _make_tensor, bump_version
-from .parameter import Parameter
+from ..tensor import Tensor, bump_version
+from .parameter import Parameter, clear_grad
 
 _DTYPE_NAMES = frozenset(_BY_NAME)
 IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
@@ -499,12 +499,7 @@ class Cell:
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Clear ``.grad`` of every Parameter (to None, or zeros in place)."""
         for param in self.parameters():
-            if param._grad is None:
-                continue
-            if set_to_none:
-                param._grad = None
-            else:
-                param._grad = _make_tensor(param._grad._data * 0)
+            clear_grad(param, set_to_none)
 
     def apply(self, fn: Callable[[Cell], None]) -> Cell:
         """Call ``fn`` on every descendant and then on this Cell (PyTorch order).

@@ -23,11 +23,24 @@ from ..tensor import (
 )
 
 
-def _array_of(data, dtype=None):
-    if isinstance(data, Tensor):
-        array = data._data
-        return array if dtype is None else array.astype(dtype.numpy, copy=False)
-    return as_array(data, dtype)
+def _array_of(data):
+    return data._data if isinstance(data, Tensor) else as_array(data)
+
+
+def clear_grad(tensor: Tensor, set_to_none: bool = True) -> None:
+    """Drop ``tensor.grad`` (``set_to_none``) or zero it in place, detached (PyTorch's rule for
+    ``Module.zero_grad`` and ``Optimizer.zero_grad``)."""
+    grad = tensor._grad
+    if grad is None:
+        return
+    if set_to_none:
+        tensor._grad = None
+    else:
+        if grad._grad_fn is not None:
+            grad.detach_()
+        else:
+            grad._requires_grad = False
+        grad.zero_()
 
 
 class Parameter(Tensor):

@@ -19,6 +19,7 @@ from ..autograd.grad_mode import no_grad
 from ..backend import float32
 from ..tensor import Tensor
 from ..transforms.functional import value_and_grad
+from ..transforms.positions import weight_id
 from .cell import Cell
 from .parameter import Parameter
 
@@ -56,7 +57,8 @@ def _identity(grads):
     return grads
 
 
-def _check_optimizer(optimizer, owner: str) -> tuple:
+def check_optimizer(optimizer, owner: str) -> tuple:
+    """The optimizer's parameters, or a TypeError when ``optimizer`` is not a ug.optim one."""
     weights = getattr(optimizer, "parameters", None)
     if not callable(optimizer) or weights is None:
         raise TypeError(f"For '{owner}', 'optimizer' must be a ug.optim optimizer (callable with "
@@ -97,7 +99,7 @@ class TrainOneStepCell(Cell):
         if not isinstance(return_grad, bool):
             raise TypeError(f"For 'TrainOneStepCell', 'return_grad' must be bool, but got "
                             f"{type(return_grad).__name__}")
-        self.weights = _check_optimizer(optimizer, "TrainOneStepCell")
+        self.weights = check_optimizer(optimizer, "TrainOneStepCell")
         self.network = network
         self.optimizer = optimizer
         self.sens = sens
@@ -111,13 +113,8 @@ class TrainOneStepCell(Cell):
         grads = self.grad_reducer(grads)
         self.optimizer(grads)
         if self.return_grad:
-            return loss, {_name_of(w, i): g for i, (w, g) in enumerate(zip(self.weights, grads))}
+            return loss, {weight_id(w, i): g for i, (w, g) in enumerate(zip(self.weights, grads))}
         return loss
-
-
-def _name_of(weight, index: int) -> str:
-    name = getattr(weight, "name", None)
-    return name if isinstance(name, str) else f"weights[{index}]"
 
 
 class DynamicLossScaleUpdateCell(Cell):

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd import enable_grad, no_grad
-from ..nn.parameter import Parameter, ParameterTuple
+from ..nn.parameter import Parameter, ParameterTuple, clear_grad
 from ..tensor import Tensor, _make_tensor
 
 
@@ -383,17 +383,7 @@ class Optimizer:
         set_to_none = check_bool(type(self).__name__, "set_to_none", set_to_none)
         for group in self.param_groups:
             for param in group["params"]:
-                grad = param._grad
-                if grad is None:
-                    continue
-                if set_to_none:
-                    param._grad = None
-                else:
-                    if grad._grad_fn is not None:
-                        grad.detach_()
-                    else:
-                        grad._requires_grad = False
-                    grad.zero_()
+                clear_grad(param, set_to_none)
 
     def step(self, closure: Callable[[], Any] | None = None):
         """Update every parameter that has a ``.grad`` (PyTorch); returns the closure's loss.
