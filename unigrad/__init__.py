@@ -9,7 +9,7 @@ Example:
     (tensor(12.), tensor(4.))
 """
 
-from . import amp, autograd, backend, io, linalg, nn, ops, optim, transforms
+from . import amp, autograd, backend, graph, io, linalg, nn, ops, optim, transforms, viz
 from .autograd import (
     enable_grad,
     inference_mode,
@@ -31,6 +31,8 @@ from .backend import (
     int64,
     uint8,
 )
+from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
+from .graph import jit
 from .io import load, save
 from .nn.accumulator import GradAccumulator
 from .ops import *  # noqa: F403

@@ -14,6 +14,7 @@ class _LocalState(threading.local):
         self.forward_levels = []
         self.transform_depth = 0  # functional transforms / recording GradientTapes now running
         self.autocast_dtype = None  # the NumPy dtype of an active ``amp.autocast``, else None
+        self.trace = None  # the graph-mode Trace recording this thread's ops, else None
 
 
 local = _LocalState()
@@ -23,6 +24,7 @@ class _GlobalState:
     """Process-wide flags (PyTorch keeps anomaly mode global too)."""
 
     anomaly_enabled = False
+    execution_mode = 1  # PYNATIVE_MODE; GRAPH_MODE (0) makes Cells compile themselves
     anomaly_check_nan = True
 
 

@@ -70,6 +70,21 @@ def _link_saved_output(tensor: Tensor, counter: list) -> None:
         node.out_counter = counter
 
 
+def note_grad_write(tensor: Tensor) -> None:
+    """Tell an active graph-mode trace that ``tensor.grad`` is being assigned."""
+    trace = _local.trace
+    if trace is not None:
+        trace.note_grad_write(tensor)
+
+
+def note_created(tensor: Tensor) -> Tensor:
+    """Tell an active graph-mode trace that ``tensor`` was made during the trace (a constant)."""
+    trace = _local.trace
+    if trace is not None:
+        trace.created.add(id(tensor))
+    return tensor
+
+
 def _make_tensor(data, requires_grad: bool = False) -> Tensor:
     """Wrap a backend array without copying or checking (internal fast path)."""
     t = object.__new__(Tensor)
@@ -174,6 +189,8 @@ class Tensor:
         self._grad = None
         self._vc = None
         self._extra = None
+        if _local.trace is not None:
+            note_created(self)
         if requires_grad:
             self.requires_grad_(True)
 
@@ -334,10 +351,12 @@ class Tensor:
                 raise RuntimeError(f"attempting to assign a gradient with dtype "
                                    f"'{value.dtype}' to a tensor with dtype '{self.dtype}'. Please "
                                    "ensure that the gradient and the tensor have the same dtype")
+        note_grad_write(self)
         self._grad = value
 
     @grad.deleter
     def grad(self) -> None:
+        note_grad_write(self)
         self._grad = None
 
     @property

@@ -406,7 +406,8 @@ def _owned(array, assigned):
 
 
 def _accumulated(existing: Tensor, value, create_graph: bool) -> Tensor:
-    if create_graph or existing._grad_fn is not None or isinstance(value, Tensor):
+    if create_graph or existing._grad_fn is not None or isinstance(value, Tensor) \
+            or _local.trace is not None:
         from ..ops.elementwise import add
         return add(existing, value if isinstance(value, Tensor) else _make_tensor(value))
     existing._data += value

@@ -21,10 +21,15 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from .. import _state
 from ..autograd.grad_mode import no_grad
 from ..backend import _BY_NAME, Device, DType, float16, float32, float64, to_device, to_numpy_dtype
+from ..context import GRAPH_MODE
 from ..tensor import Tensor, bump_version
 from .parameter import Parameter, clear_grad
+
+_local = _state.local
+_global = _state.global_state
 
 _DTYPE_NAMES = frozenset(_BY_NAME)
 IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
@@ -209,6 +214,20 @@ class Cell:
 
     # ------------------------------------------------------------------ calling
     def __call__(self, *args, **kwargs):
+        if _global.execution_mode == GRAPH_MODE and _local.trace is None:
+            return self._graph_function()(*args, **kwargs)
+        return self._call_pynative(*args, **kwargs)
+
+    def _graph_function(self):
+        """This cell compiled with ``ug.jit`` (GRAPH_MODE); the training flag is in the key."""
+        function = self.__dict__.get("_jit_function")
+        if function is None:
+            from ..graph.jit import JitFunction
+            function = JitFunction(self._call_pynative, extra_key=lambda: self.training)
+            object.__setattr__(self, "_jit_function", function)
+        return function
+
+    def _call_pynative(self, *args, **kwargs):
         for hook in tuple(self._forward_pre_hooks.values()):
             replaced = hook(self, args)
             if replaced is not None:

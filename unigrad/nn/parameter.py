@@ -19,6 +19,7 @@ from ..tensor import (
     _make_tensor,
     as_array,
     bump_version,
+    note_grad_write,
     shared_counter,
 )
 
@@ -30,6 +31,8 @@ def _array_of(data):
 def clear_grad(tensor: Tensor, set_to_none: bool = True) -> None:
     """Drop ``tensor.grad`` (``set_to_none``) or zero it in place, detached (PyTorch's rule for
     ``Module.zero_grad`` and ``Optimizer.zero_grad``)."""
+    if set_to_none:
+        note_grad_write(tensor)
     grad = tensor._grad
     if grad is None:
         return

@@ -166,24 +166,30 @@ def bind(prim: Primitive, *args, **params):
 
 
 def _bind_general(prim: Primitive, args: tuple, params: dict):
-    """:func:`bind` for any mix of Tensors, arrays and scalars."""
-    arrays = []
-    any_tensor = False
-    requires_grad = False
-    for a in args:
-        if isinstance(a, Tensor):
-            any_tensor = True
-            arrays.append(a._data)
-            if a._requires_grad:
-                requires_grad = True
-        else:
-            arrays.append(a)
-    try:
-        out = prim.impl(*arrays, **params) if params else prim.impl(*arrays)
-    except (ValueError, IndexError, TypeError) as error:
-        raise _explain(prim, args, params, error) from error
-    if out.__class__ is not ndarray and not isinstance(out, ndarray):
-        out = namespace_of(out).asarray(out)
+    """:func:`bind` for any mix of Tensors, arrays and scalars (and for tracing)."""
+    trace = _local.trace
+    if trace is not None:  # graph mode: record instead of computing
+        out, any_tensor, requires_grad = trace.bind(prim, args, params)
+        shares_memory = False
+    else:
+        arrays = []
+        any_tensor = False
+        requires_grad = False
+        for a in args:
+            if isinstance(a, Tensor):
+                any_tensor = True
+                arrays.append(a._data)
+                if a._requires_grad:
+                    requires_grad = True
+            else:
+                arrays.append(a)
+        try:
+            out = prim.impl(*arrays, **params) if params else prim.impl(*arrays)
+        except (ValueError, IndexError, TypeError) as error:
+            raise _explain(prim, args, params, error) from error
+        if out.__class__ is not ndarray and not isinstance(out, ndarray):
+            out = namespace_of(out).asarray(out)
+        shares_memory = prim.is_view and _may_share_memory(out, arrays[0])
     if _observers:
         for observer in _observers:
             observer(prim, args, params, out)
@@ -195,12 +201,14 @@ def _bind_general(prim: Primitive, args: tuple, params: dict):
     result._grad_fn = None
     result._grad = None
     result._extra = None
-    if prim.is_view and _may_share_memory(out, arrays[0]):
+    if shares_memory:
         base = args[0]
         result._vc = shared_counter(base)
     else:
         base = None
         result._vc = None
+        if trace is not None and type(out) is ndarray:  # folded from constants: a constant
+            trace.created.add(id(result))
     local = _local
     if requires_grad and local.grad_enabled and prim.differentiable and out.dtype.kind == "f":
         _record(prim, args, params, result)
@@ -229,7 +237,8 @@ def bind_first_tensor(prim: Primitive, x: Tensor, constant=_NO_PARAMS, params=_N
     """
     args = (x,) if constant is _NO_PARAMS else (x, constant)
     local = _local
-    if _observers or local.forward_levels or local.inference_mode or _global.anomaly_enabled:
+    if _observers or local.forward_levels or local.inference_mode or _global.anomaly_enabled \
+            or local.trace is not None:
         return _bind_general(prim, args, params)
     data = x._data
     try:

@@ -40,8 +40,9 @@ def elementwise_rule(dtype_rule=None):
         arrays = [a for a in avals if hasattr(a, "shape")]
         if dtype_rule is not None:
             dtype = np.dtype(dtype_rule(*avals))
-        elif arrays:
-            dtype = np.result_type(*(a.dtype for a in arrays))
+        elif arrays:  # Python numbers are weak, as in NumPy (NEP 50): f32 * 2.0 is f32
+            dtype = np.result_type(*(a.dtype for a in arrays),
+                                   *(a for a in avals if type(a) in (int, float, bool)))
         else:
             dtype = dtype_of(avals[0])
         return shape, dtype

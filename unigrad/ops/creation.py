@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import backend
 from ..backend import DEFAULT_FLOAT, DEFAULT_INT
-from ..tensor import Tensor, _make_tensor, as_array
+from ..tensor import Tensor, _make_tensor, as_array, note_created
 from .shape import _as_shape
 
 _generator_lock = threading.Lock()
@@ -62,7 +62,7 @@ def _finish(array, dtype, device, requires_grad) -> Tensor:
         array = array.astype(backend.to_numpy_dtype(dtype), copy=False)
     if device is not None:
         array = backend.to_device(array, backend.Device(device))
-    tensor = _make_tensor(array)
+    tensor = note_created(_make_tensor(array))
     if requires_grad:
         tensor.requires_grad_(True)
     return tensor
@@ -99,7 +99,7 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
         return data
     if isinstance(data, np.ndarray) and (dtype is None or data.dtype ==
                                          backend.to_numpy_dtype(dtype)) and device is None:
-        return _make_tensor(data)
+        return note_created(_make_tensor(data))
     return tensor(data, dtype=dtype, device=device)
 
 
@@ -117,7 +117,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     backend.from_numpy_dtype(array.dtype)
-    return _make_tensor(array)
+    return note_created(_make_tensor(array))
 
 
 def from_dlpack(obj) -> Tensor:

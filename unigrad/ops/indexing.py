@@ -421,7 +421,7 @@ def setitem(input: Tensor, index, value) -> None:
     value = reshape(value, shape)
     recording = _local.grad_enabled and (input._requires_grad or (
         isinstance(value, Tensor) and value._requires_grad))
-    if recording or _has_tangents(input) or _has_tangents(value):
+    if recording or _has_tangents(input) or _has_tangents(value) or _local.trace is not None:
         apply_inplace(input, lambda old, new: bind(index_put_p, old, new, index=normalized),
                       value)
         return

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numbers
 
 from .. import _state
+from ..backend import ndarray
 from ..tensor import Tensor, _make_tensor
 
 _local = _state.local
@@ -103,6 +104,9 @@ def apply_inplace(tensor: Tensor, fn, *args, **kwargs) -> Tensor:
     if not isinstance(tensor, Tensor):
         raise TypeError(f"in-place ops need a Tensor, got {type(tensor).__name__}")
     tensor._leaf_inplace_check()
+    trace = _local.trace
+    if trace is not None and isinstance(tensor._data, ndarray):
+        trace.capture(tensor)  # graph mode: the write becomes a new value of a graph input
     recording = _local.grad_enabled and (tensor._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args))
     source = _snapshot(tensor) if recording and tensor._requires_grad else tensor.detach()
@@ -118,12 +122,18 @@ def apply_inplace(tensor: Tensor, fn, *args, **kwargs) -> Tensor:
     if data.dtype != tensor._data.dtype and target_kind != "f" and data.dtype.kind == "f":
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{tensor.dtype.name.capitalize()}")
-    if not tensor._data.flags.writeable:
-        raise RuntimeError("unsupported operation: more than one element of the written-to tensor "
-                           "refers to a single memory location. Please clone() the tensor before "
-                           "performing the operation.")
-    tensor._bump_version()
-    tensor._data[...] = data
+    if trace is not None:  # graph mode: the tensor now holds the new value
+        tensor._bump_version()
+        if data.dtype != tensor._data.dtype:
+            data = data.astype(tensor._data.dtype)
+        trace.assign(tensor, data)
+    else:
+        if not tensor._data.flags.writeable:
+            raise RuntimeError("unsupported operation: more than one element of the written-to "
+                               "tensor refers to a single memory location. Please clone() the "
+                               "tensor before performing the operation.")
+        tensor._bump_version()
+        tensor._data[...] = data
     if isinstance(result, Tensor) and (tangents or (result._extra is not None and
                                                     result._extra.get("tangents"))):
         tensor._extra_dict()["tangents"] = result._extra.get("tangents", {}) \
@@ -170,6 +180,8 @@ def zero_(self: Tensor) -> Tensor:
     self._leaf_inplace_check()
     if _local.grad_enabled and self._requires_grad:
         return apply_inplace(self, lambda old: old * 0.0)
+    if _local.trace is not None:
+        return _assign_traced(self, 0)
     self._bump_version()
     self._data[...] = 0
     return self
@@ -182,9 +194,21 @@ def fill_(self: Tensor, value) -> Tensor:
     self._leaf_inplace_check()
     if _local.grad_enabled and self._requires_grad:
         return apply_inplace(self, lambda old: old * 0.0 + value)
+    if _local.trace is not None:
+        return _assign_traced(self, value)
     self._bump_version()
     self._data[...] = value
     return self
+
+
+def _assign_traced(tensor: Tensor, value) -> Tensor:
+    """Graph mode: ``tensor`` now holds the constant ``value`` everywhere."""
+    trace = _local.trace
+    if isinstance(tensor._data, ndarray):
+        trace.capture(tensor)
+    tensor._bump_version()
+    trace.assign(tensor, value)
+    return tensor
 
 
 def _scalar_value(method: str, value):

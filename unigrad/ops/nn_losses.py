@@ -165,7 +165,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                          f"input size ({list(input.shape)}) is deprecated. Please ensure they "
                          f"have the same size.")
     data = _data(input)
-    if data.size and not bool(((data >= 0) & (data <= 1)).all()):
+    if data.size and _state.local.trace is None and not bool(((data >= 0) & (data <= 1)).all()):
         raise RuntimeError("all elements of input should be between 0 and 1")
     loss = bind(binary_cross_entropy_p, input, target)
     if weight is not None:
@@ -286,7 +286,7 @@ def _class_selector(input, target, weight, ignore_index: int, label_smoothing: f
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or "
                            f"no classes but got weight tensor of shape: {list(weight.shape)}")
     target_data = _data(target)
-    if target_data.size:
+    if target_data.size and _state.local.trace is None:  # traced targets have no values yet
         host = backend.to_numpy(target_data)
         counted = host[host != ignore_index]
         if counted.size and (int(counted.min()) < 0 or int(counted.max()) >= classes):
@@ -304,7 +304,8 @@ def _nll(log_probabilities, target, weight, ignore_index, label_smoothing, reduc
     product = log_probabilities * selector
     if reduction == "none":
         return sum(product, dim=_class_axis(log_probabilities))
-    if reduction == "mean" and _nothing_counted(target, weight, ignore_index):
+    if reduction == "mean" and _state.local.trace is None and \
+            _nothing_counted(target, weight, ignore_index):  # (a traced target has no values)
         return sum(product) + float("nan")  # PyTorch: a NaN loss whose gradients are zero
     return sum(product)
 

@@ -1,0 +1,306 @@
+"""Elementwise fusion: runs of elementwise eqns of one shape become one compiled loop.
+
+Scanning the graph in order, each elementwise eqn joins the open group of its
+output shape; a group closes (and is emitted as one ``fused`` eqn) just
+before the first eqn outside it that reads one of its values. Operands from
+outside a group must have the group's shape or hold a single element, so
+the kernel is one flat loop over the elements. Values used only inside the
+group never touch memory.
+
+The kernel is a numba-compiled loop (the ``[jit]`` extra). Without numba this
+pass changes nothing and every elementwise op runs as its own NumPy ufunc
+(the buffer-reuse pass still avoids allocations). A fused kernel given
+non-NumPy arrays (CuPy) runs its body op by op instead.
+
+Example:
+    >>> import numpy as np
+    >>> from unigrad.graph.fusion import scalar_expression
+    >>> from unigrad.ops._primitive import PRIMITIVES
+    >>> scalar_expression(PRIMITIVES["tanh"], ["x"], {}, np.dtype(np.float32))
+    'np.float32(np.tanh(x))'
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .ir import Eqn, Graph, Var
+
+_MINIMUM_GROUP = 2  # a lone op gains nothing from a compiled loop
+
+_BINARY = {"add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})",
+           "div": "({0} / {1})", "pow": "({0} ** {1})",
+           "maximum": "_maximum({0}, {1})", "minimum": "_minimum({0}, {1})",
+           "eq": "({0} == {1})", "ne": "({0} != {1})", "lt": "({0} < {1})",
+           "le": "({0} <= {1})", "gt": "({0} > {1})", "ge": "({0} >= {1})",
+           "logical_and": "(bool({0}) and bool({1}))", "logical_or": "(bool({0}) or bool({1}))",
+           "logical_xor": "(bool({0}) != bool({1}))"}
+_UNARY = {"neg": "(-{0})", "exp": "np.exp({0})", "log": "np.log({0})",
+          "log1p": "np.log1p({0})", "expm1": "np.expm1({0})", "sqrt": "np.sqrt({0})",
+          "sin": "np.sin({0})", "cos": "np.cos({0})", "tan": "np.tan({0})",
+          "tanh": "np.tanh({0})", "abs": "abs({0})", "sign": "np.sign({0})",
+          "floor": "np.floor({0})", "ceil": "np.ceil({0})",
+          "relu": "_maximum({0}, 0)", "sigmoid": "_sigmoid({0})",
+          "logical_not": "(not {0})", "isnan": "np.isnan({0})", "isinf": "np.isinf({0})",
+          "isfinite": "np.isfinite({0})"}
+
+_HELPERS = '''
+@_numba.njit(inline="always")
+def _maximum(a, b):
+    return a if (a > b or a != a) else b
+
+@_numba.njit(inline="always")
+def _minimum(a, b):
+    return a if (a < b or a != a) else b
+
+@_numba.njit(inline="always")
+def _sigmoid(x):
+    if x >= 0:
+        return 1 / (1 + np.exp(-x))
+    z = np.exp(x)
+    return z / (1 + z)
+'''
+
+
+def numba_available() -> bool:
+    """Whether the ``[jit]`` extra's numba can be imported."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def scalar_expression(prim, operands: list[str], params: dict, dtype: np.dtype) -> str | None:
+    """One element of ``prim`` applied to scalar operand expressions, or None if not fusable."""
+    name = prim.name
+    if name in _BINARY and len(operands) == 2:
+        expression = _BINARY[name].format(*operands)
+    elif name in _UNARY and len(operands) == 1:
+        expression = _UNARY[name].format(*operands)
+    elif name == "where" and len(operands) == 3:
+        expression = f"({operands[1]} if {operands[0]} else {operands[2]})"
+    elif name == "clip" and len(operands) == 1:
+        expression = operands[0]
+        low, high = params.get("min"), params.get("max")
+        if not all(v is None or isinstance(v, (int, float)) for v in (low, high)):
+            return None
+        if low is not None:
+            expression = f"_maximum({expression}, {_typed(low, dtype)})"
+        if high is not None:
+            expression = f"_minimum({expression}, {_typed(high, dtype)})"
+    elif name == "cast" and len(operands) == 1:
+        expression = operands[0]
+    else:
+        return None
+    return f"np.{dtype.name}({expression})" if dtype.kind != "b" else f"bool({expression})"
+
+
+def _typed(value, dtype: np.dtype) -> str:
+    if isinstance(value, bool):
+        return repr(value)
+    if not math.isfinite(float(value)):
+        return f"np.{dtype.name}({str(float(value))!r})"
+    return f"np.{dtype.name}({value!r})"
+
+
+class FusedKernel:
+    """The ``prim`` of a fused eqn: a body graph, its numba kernel and an op-by-op fallback."""
+
+    name = "fused"
+    impure = False
+    kind = "other"
+    shape = None  # verified through its body
+
+    def __init__(self, body: Graph, shape: tuple, outputs: list):
+        self.body = body
+        self.out_shape = shape
+        self.outputs = outputs  # vars of the enclosing graph this kernel defines
+        self._kernel = None
+        self.source = _kernel_source(body)
+
+    def __repr__(self) -> str:
+        return f"<fused kernel of {len(self.body.eqns)} ops>"
+
+    def text_body(self, eqn: Eqn, name) -> list[str]:
+        return ["# " + line for line in self.body.text().splitlines()]
+
+    def compile(self):
+        if self._kernel is None:
+            import numba
+            scope = {"np": np, "_numba": numba}
+            exec(compile(_HELPERS + self.source, "<unigrad fused kernel>", "exec"), scope)  # noqa: S102
+            self._kernel = scope["kernel"]
+        return self._kernel
+
+    def __call__(self, *inputs):
+        """Run the kernel; returns a tuple of output arrays (the body's outputs)."""
+        if all(type(x) is np.ndarray for x in inputs):
+            size = math.prod(self.out_shape)
+            flat = [np.ascontiguousarray(x).reshape(-1) for x in inputs]
+            outputs = tuple(np.empty(size, dtype=v.dtype) for v in self.body.outputs)
+            self.compile()(size, *flat, *outputs)
+            return tuple(out.reshape(self.out_shape) for out in outputs)
+        from .jit import interpret_arrays
+        return tuple(interpret_arrays(self.body, list(inputs)))
+
+    def emit(self, eqn: Eqn, namer) -> list[str]:
+        kernel = namer.constant(self, "fused_")
+        operands = ", ".join(namer.operand(a) for a in eqn.inputs)
+        targets = ", ".join(namer.var(v) for v in self.outputs)
+        return [f"{targets}, = {kernel}({operands})"]
+
+
+def _kernel_source(body: Graph) -> str:
+    """``kernel(n, inputs..., outputs...)``: a loop evaluating the body per element."""
+    names = {}
+    lines = []
+    inputs = []
+    for index, var in enumerate(body.inputs):
+        inputs.append(f"x{index}")
+        if var.size == 1 and body.outputs and body.outputs[0].size != 1:
+            lines.append(f"    s{index} = x{index}[0]")
+            names[var] = f"s{index}"
+        else:
+            names[var] = f"x{index}[i]"
+    loop = []
+    for index, eqn in enumerate(body.eqns):
+        operands = []
+        scalar_dtype = _scalar_dtype(eqn)
+        for atom in eqn.inputs:
+            if isinstance(atom, Var):
+                operands.append(names[atom])
+            else:
+                operands.append(_typed(atom.scalar(), scalar_dtype))
+        expression = scalar_expression(eqn.prim, operands, eqn.params, eqn.out.dtype)
+        loop.append(f"        t{index} = {expression}")
+        names[eqn.out] = f"t{index}"
+    outputs = []
+    for index, var in enumerate(body.outputs):
+        outputs.append(f"y{index}")
+        loop.append(f"        y{index}[i] = {names[var]}")
+    header = f"def kernel(n, {', '.join(inputs + outputs)}):"
+    return "\n".join(["@_numba.njit(cache=False)", header] + lines +
+                     ["    for i in range(n):"] + loop) + "\n"
+
+
+def _scalar_dtype(eqn: Eqn) -> np.dtype:
+    """The dtype a Python number operand takes (NumPy's weak scalars: the array's float dtype)."""
+    if eqn.prim.name != "where":
+        for atom in eqn.inputs:
+            if isinstance(atom, Var) and atom.dtype.kind == "f":
+                return atom.dtype
+    return eqn.out.dtype if eqn.out.dtype.kind == "f" else np.dtype(np.float64)
+
+
+def _fusable(eqn: Eqn) -> bool:
+    if eqn.prim.name == "fused" or eqn.out.dtype.kind not in "fb" or not eqn.out.shape:
+        return False
+    operands = []
+    for atom in eqn.inputs:
+        if isinstance(atom, Var):
+            if atom.shape != eqn.out.shape and atom.size != 1:
+                return False
+            if atom.dtype.kind not in "fbiu":
+                return False
+            operands.append("x")
+        elif atom.is_array and atom.value.size != 1:
+            if atom.shape != eqn.out.shape or atom.dtype.kind not in "fbiu":
+                return False
+            operands.append("x")
+        elif atom.scalar() is None:
+            return False
+        else:
+            operands.append("x")
+    return scalar_expression(eqn.prim, operands, eqn.params, eqn.out.dtype) is not None
+
+
+class _Group:
+    def __init__(self):
+        self.eqns: list[Eqn] = []
+        self.defined: set = set()
+
+
+def fuse_elementwise(graph: Graph) -> Graph:
+    """Replace runs of fusable elementwise eqns by ``fused`` eqns (no-op without numba).
+
+    Example:
+        >>> import numpy as np
+        >>> from unigrad.graph.ir import Eqn, Graph, Var
+        >>> from unigrad.ops._primitive import PRIMITIVES
+        >>> x, y, z = (Var((4,), np.float64) for _ in range(3))
+        >>> graph = Graph([x], [Eqn(PRIMITIVES["exp"], [x], y, {}),
+        ...                     Eqn(PRIMITIVES["tanh"], [y], z, {})], [z])
+        >>> fused = fuse_elementwise(graph)
+        >>> [eqn.prim.name for eqn in fused.eqns] == (["fused"] if numba_available()
+        ...                                           else ["exp", "tanh"])
+        True
+    """
+    if not numba_available():
+        return graph
+    uses = _consumers(graph)
+    output_vars = {a for a in graph.outputs if isinstance(a, Var)}
+    open_groups: dict = {}
+    eqns: list = []
+
+    def close(key):
+        group = open_groups.pop(key)
+        eqns.extend(_emit(group, uses, output_vars))
+
+    for eqn in graph.eqns:
+        reads = set(eqn.input_vars())
+        fusable = _fusable(eqn)
+        for key in list(open_groups):
+            group = open_groups[key]
+            if reads & group.defined and not (fusable and key == eqn.out.shape):
+                close(key)
+        if fusable:
+            group = open_groups.setdefault(eqn.out.shape, _Group())
+            group.eqns.append(eqn)
+            group.defined.add(eqn.out)
+        else:
+            eqns.append(eqn)
+    for key in list(open_groups):
+        close(key)
+    return graph.replace(eqns=eqns)
+
+
+def _consumers(graph: Graph) -> dict:
+    consumers: dict = {}
+    for eqn in graph.eqns:
+        for var in eqn.input_vars():
+            consumers.setdefault(var, []).append(eqn)
+    return consumers
+
+
+def _emit(group: _Group, uses: dict, output_vars: set) -> list:
+    if len(group.eqns) < _MINIMUM_GROUP:
+        return group.eqns
+    members = set(map(id, group.eqns))
+    inputs: list = []  # vars, and array literals (passed to the kernel like vars)
+    seen = set()
+    for eqn in group.eqns:
+        for atom in eqn.inputs:
+            key = atom if isinstance(atom, Var) else id(atom)
+            if isinstance(atom, Var) and atom in group.defined or key in seen:
+                continue
+            if isinstance(atom, Var) or (atom.is_array and atom.value.size != 1):
+                seen.add(key)
+                inputs.append(atom)
+    outputs = [eqn.out for eqn in group.eqns
+               if eqn.out in output_vars or any(id(c) not in members
+                                                for c in uses.get(eqn.out, ()))]
+    body_inputs = [Var(v.shape, v.dtype) for v in inputs]
+    mapping = {(a if isinstance(a, Var) else id(a)): body for a, body in zip(inputs, body_inputs)}
+    body_eqns = []
+    for eqn in group.eqns:
+        operands = [mapping.get(a if isinstance(a, Var) else id(a), a) for a in eqn.inputs]
+        out = Var(eqn.out.shape, eqn.out.dtype)
+        mapping[eqn.out] = out
+        body_eqns.append(Eqn(eqn.prim, operands, out, eqn.params))
+    body = Graph(body_inputs, body_eqns, [mapping[v] for v in outputs])
+    kernel = FusedKernel(body, group.eqns[0].out.shape, outputs)
+    # one eqn per fused kernel; its ``out`` is the first result, the others come with it
+    return [Eqn(kernel, inputs, outputs[0], {})] if outputs else []

@@ -1,0 +1,581 @@
+"""``ug.jit``: trace a function once per signature, optimize the graph, replay generated code.
+
+A call looks up the signature (pytree structure, shapes, dtypes, requires_grad
+of tensor leaves, values of other leaves and static arguments, grad mode and
+autocast). A new signature is traced (:mod:`unigrad.graph.tracer`), optimized
+(:mod:`unigrad.graph.passes`, fusion, buffer reuse) and compiled
+(:mod:`unigrad.graph.codegen`); later calls run the generated function on the
+current arrays of the arguments and of the tensors the function reads (its
+Parameters), write back what it updated in place (parameters, ``.grad``) and
+return Tensors.
+
+Gradients: ``ug.jit(ug.grad(f))`` traces the transform itself, so the vjp rules
+run on abstract values and the backward graph is built from the forward
+graph's structure. ``ug.grad(ug.jit(f))`` (or ``backward()`` through a jitted
+call) records one node whose backward is the jitted vjp of the traced graph,
+itself differentiable, so any order works. Under forward mode (``ug.jvp``) the
+traced graph is evaluated op by op with the jvp rules.
+
+Example:
+    >>> import unigrad as ug
+    >>> @ug.jit
+    ... def f(x):
+    ...     return ug.tanh(x * 2.0).sum()
+    >>> f(ug.ones(3))
+    tensor(2.8921)
+    >>> f(ug.zeros(3)), f.trace_count
+    (tensor(0.), 1)
+    >>> ug.jit(ug.grad(f))(ug.zeros(2))
+    tensor([2., 2.])
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import _state
+from ..backend import ndarray
+from ..tensor import Tensor, _make_tensor
+from ..transforms.tree import tree_flatten, tree_unflatten
+from . import codegen
+from .ir import Graph, Var
+from .tracer import Trace, Tracer
+
+_local = _state.local
+
+DEFAULT_CACHE_SIZE = 64
+
+
+@dataclass
+class CompileReport:
+    """What compiling one signature cost and produced."""
+
+    signature: str
+    trace_seconds: float
+    optimize_seconds: float
+    codegen_seconds: float
+    eqns_traced: int
+    eqns_optimized: int
+    kernels: int
+
+    @property
+    def total_seconds(self) -> float:
+        return self.trace_seconds + self.optimize_seconds + self.codegen_seconds
+
+    def __str__(self) -> str:
+        return (f"{self.signature}: traced {self.eqns_traced} ops in "
+                f"{self.trace_seconds * 1e3:.1f} ms, optimized to {self.eqns_optimized} "
+                f"({self.kernels} kernels) in {self.optimize_seconds * 1e3:.1f} ms, generated "
+                f"code in {self.codegen_seconds * 1e3:.1f} ms")
+
+
+@dataclass
+class _Output:
+    """How to rebuild one output leaf: from a graph output, a tensor object, or a constant."""
+
+    kind: str            # "tensor", "array", "object", "argument", "python"
+    value: object = None  # the output index, the object, the argument index, or the constant
+
+
+@dataclass
+class Compiled:
+    """One signature's graph, generated code and the bookkeeping to call it."""
+
+    raw_graph: Graph
+    graph: Graph
+    program: codegen.Program
+    sources: list          # per graph input: ("arg", i) | ("data", tensor) | ("grad", tensor|i)
+    guards: list           # (tensor or arg index, shape, dtype, requires_grad, grad_present)
+    outputs: list          # _Output per output leaf
+    out_treedef: object
+    num_results: int       # graph outputs that are results (the rest are effects)
+    data_effects: list     # (tensor or arg index, graph output index)
+    grad_effects: list     # (tensor or arg index, graph output index or None)
+    differentiable: list   # indices of graph inputs that required grad while tracing
+    report: CompileReport
+    _vjp: object = field(default=None, repr=False)
+
+    @property
+    def source(self) -> str:
+        return self.program.source
+
+    def to_dot(self) -> str:
+        from ..viz import to_dot
+        return to_dot(self.graph)
+
+    def __str__(self) -> str:
+        return self.graph.text()
+
+
+class JitFunction:
+    """A function compiled per signature (see :func:`jit`)."""
+
+    def __init__(self, fn: Callable, static_argnums=(), cache_size: int = DEFAULT_CACHE_SIZE,
+                 optimize: bool = True, extra_key: Callable | None = None):
+        if not callable(fn):
+            raise TypeError(f"jit expected a callable 'fn', got {type(fn).__name__}")
+        if isinstance(static_argnums, int):
+            static_argnums = (static_argnums,)
+        if not all(isinstance(i, int) and not isinstance(i, bool) for i in static_argnums):
+            raise TypeError(f"static_argnums must be an int or a tuple of ints, got "
+                            f"{static_argnums!r}")
+        if not isinstance(cache_size, int) or cache_size < 1:
+            raise ValueError(f"cache_size must be a positive int, got {cache_size!r}")
+        self.fn = fn
+        self.static_argnums = tuple(static_argnums)
+        self.cache_size = cache_size
+        self.optimize = optimize
+        self.extra_key = extra_key
+        self.trace_count = 0
+        self.reports: list[CompileReport] = []
+        self._cache: OrderedDict = OrderedDict()
+        self._last: Compiled | None = None
+        functools.update_wrapper(self, fn, updated=())
+
+    # ---------------------------------------------------------------- public
+    def __call__(self, *args, **kwargs):
+        if _local.trace is not None:  # inside another trace: inline
+            return self.fn(*args, **kwargs)
+        compiled, leaves = self._compiled_for(args, kwargs)
+        if _local.forward_levels:
+            return _interpret_call(compiled, leaves)
+        return _run(compiled, leaves)
+
+    def lower(self, *args, **kwargs) -> Compiled:
+        """The compiled form for these arguments (``.graph``, ``.source``, ``.to_dot()``)."""
+        return self._compiled_for(args, kwargs)[0]
+
+    @property
+    def graph(self) -> Graph | None:
+        """The optimized graph of the most recently used signature."""
+        return None if self._last is None else self._last.graph
+
+    def compile_report(self) -> list[CompileReport]:
+        """One report per signature compiled so far (trace, optimize and codegen times)."""
+        return list(self.reports)
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+        self._last = None
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        bound = _BOUND_CACHE.get((id(self), id(instance)))
+        if bound is None or bound.fn.__self__ is not instance:
+            bound = JitFunction(self.fn.__get__(instance, owner), self.static_argnums,
+                                self.cache_size, self.optimize)
+            _BOUND_CACHE[(id(self), id(instance))] = bound
+        return bound
+
+    def __repr__(self) -> str:
+        return f"<ug.jit of {getattr(self.fn, '__qualname__', self.fn)!r}>"
+
+    # ---------------------------------------------------------------- cache
+    def _compiled_for(self, args: tuple, kwargs: dict):
+        static = []
+        dynamic = list(args)
+        for index in self.static_argnums:
+            position = index if index >= 0 else len(args) + index
+            if not 0 <= position < len(args):
+                raise ValueError(f"static_argnums {index} is out of range for {len(args)} "
+                                 f"positional arguments")
+            value = args[position]
+            try:
+                hash(value)
+            except TypeError:
+                raise TypeError(f"static argument {index} must be hashable, got "
+                                f"{type(value).__name__}") from None
+            static.append((position, value))
+            dynamic[position] = None
+        leaves, treedef = tree_flatten((tuple(dynamic), kwargs))
+        key = (treedef, tuple(static), tuple(_leaf_key(leaf) for leaf in leaves),
+               _local.grad_enabled, _local.autocast_dtype,
+               None if self.extra_key is None else self.extra_key())
+        variants = self._cache.get(key)
+        if variants is not None:
+            self._cache.move_to_end(key)
+            for compiled in variants:
+                if _guards_hold(compiled, leaves):
+                    self._last = compiled
+                    return compiled, leaves
+        compiled = self._compile(args, kwargs, leaves, treedef, dict(static), key)
+        if variants is None:
+            variants = self._cache[key] = []
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+        variants.append(compiled)
+        self._last = compiled
+        return compiled, leaves
+
+    def _compile(self, args, kwargs, leaves, treedef, static: dict, key) -> Compiled:
+        start = time.perf_counter()
+        self.trace_count += 1
+        trace = Trace()
+        with trace:
+            call_leaves = []
+            for index, leaf in enumerate(leaves):
+                if isinstance(leaf, ndarray):
+                    leaf = _make_tensor(leaf)
+                if isinstance(leaf, Tensor):
+                    if id(leaf) not in trace.captures:
+                        trace.capture(leaf, source=("arg", index))
+                call_leaves.append(leaf)
+            dynamic_args, call_kwargs = tree_unflatten(treedef, call_leaves)
+            call_args = [static[i] if i in static else a for i, a in enumerate(dynamic_args)]
+            result = self.fn(*call_args, **call_kwargs)
+            out_leaves, out_treedef = tree_flatten(result)
+            effects = trace.effects()
+            outputs, atoms = _output_specs(trace, out_leaves)
+        trace_seconds = time.perf_counter() - start
+        sources, guards, differentiable = _sources_and_guards(trace)
+        data_effects = []
+        grad_effects = []
+        num_results = len(atoms)
+        for record, atom in effects.data:
+            data_effects.append((_owner(record), len(atoms)))
+            atoms.append(atom)
+        for record, atom in effects.grads:
+            grad_effects.append((_owner(record), None if atom is None else len(atoms)))
+            if atom is not None:
+                atoms.append(atom)
+        raw = Graph(trace.inputs, trace.eqns, atoms)
+        start = time.perf_counter()
+        graph = optimize_graph(raw, donated=_donated(trace, effects)) if self.optimize else raw
+        optimize_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        program = codegen.generate(graph)
+        codegen_seconds = time.perf_counter() - start
+        report = CompileReport(_describe_signature(key), trace_seconds, optimize_seconds,
+                               codegen_seconds, len(raw.eqns), len(graph.eqns), len(graph.eqns))
+        self.reports.append(report)
+        return Compiled(raw, graph, program, sources, guards, outputs, out_treedef, num_results,
+                        data_effects, grad_effects, differentiable, report)
+
+
+_BOUND_CACHE: dict = {}
+
+
+def jit(fn: Callable | None = None, *, static_argnums=(), cache_size: int = DEFAULT_CACHE_SIZE,
+        optimize: bool = True):
+    """Compile ``fn`` to a graph per signature and replay it (MindSpore GRAPH_MODE, ``jax.jit``).
+
+    ``fn`` may be a function, a Cell (its ``__call__``), or a transform such as
+    ``ug.grad(f)``; it can be used as ``@ug.jit`` or ``@ug.jit(static_argnums=1)``.
+    Arguments are pytrees; Tensor (and NumPy array) leaves are traced by shape
+    and dtype, other leaves and ``static_argnums`` are part of the signature by
+    value. Parameters and other tensors the function reads are inputs read at
+    each call; in-place updates and ``.grad`` assignments are written back.
+
+    Example:
+        >>> import unigrad as ug
+        >>> double = ug.jit(lambda x: x * 2)
+        >>> double(ug.tensor([1.0, 2.0]))
+        tensor([2., 4.])
+        >>> print(double.lower(ug.tensor([1.0, 2.0])).graph)
+        graph(%0: f32[2]) {
+          %1: f32[2] = mul(%0, 2.0)
+          return (%1)
+        }
+    """
+    if fn is None:
+        return lambda f: jit(f, static_argnums=static_argnums, cache_size=cache_size,
+                             optimize=optimize)
+    return JitFunction(fn, static_argnums, cache_size, optimize)
+
+
+# ============================================================================= signatures
+
+def _leaf_key(leaf):
+    if isinstance(leaf, Tensor):
+        data = leaf._data
+        return ("tensor", data.shape, data.dtype, leaf._requires_grad)
+    if isinstance(leaf, ndarray):
+        return ("array", leaf.shape, leaf.dtype)
+    try:
+        hash(leaf)
+    except TypeError:
+        return ("object", id(leaf))
+    return ("value", type(leaf), leaf)
+
+
+def _describe_signature(key) -> str:
+    parts = []
+    for leaf in key[2]:
+        if leaf[0] in ("tensor", "array"):
+            parts.append(Var(leaf[1], leaf[2]).type_text())
+        else:
+            parts.append(repr(leaf[-1]))
+    return f"({', '.join(parts)})"
+
+
+def _owner(record):
+    """Who an effect or input belongs to: an argument index, or the tensor itself."""
+    return record.source[1] if record.source is not None else record.tensor
+
+
+def _sources_and_guards(trace: Trace):
+    by_var = {}
+    guards = []
+    differentiable = []
+    for record in trace.captures.values():
+        owner = _owner(record)
+        by_var[record.var] = ("arg", owner) if record.source is not None else ("data", owner)
+        if record.grad_var is not None:
+            by_var[record.grad_var] = ("grad", owner)
+        guards.append((owner, record.var.shape, record.var.dtype, record.requires_grad,
+                       record.grad_present))
+    sources = [by_var[var] for var in trace.inputs]
+    for index, var in enumerate(trace.inputs):
+        kind, owner = sources[index]
+        if kind != "grad" and var.dtype.kind == "f":
+            record = next(r for r in trace.captures.values() if r.var is var)
+            if record.requires_grad:
+                differentiable.append(index)
+    return sources, guards, differentiable
+
+
+def _guards_hold(compiled: Compiled, leaves: list) -> bool:
+    for owner, shape, dtype, requires_grad, grad_present in compiled.guards:
+        tensor = leaves[owner] if isinstance(owner, int) else owner
+        if isinstance(tensor, ndarray):
+            continue
+        data = tensor._data
+        if data.shape != shape or data.dtype != dtype or tensor._requires_grad != requires_grad:
+            return False
+        if grad_present is not None and (tensor._grad is not None) != grad_present:
+            return False
+    return True
+
+
+def _output_specs(trace: Trace, out_leaves: list):
+    outputs = []
+    atoms = []
+    for leaf in out_leaves:
+        if isinstance(leaf, Tensor):
+            record = trace.captures.get(id(leaf))
+            if record is not None and leaf._data is record.tracer:
+                outputs.append(_Output("argument", record.source[1]) if record.source is not None
+                               else _Output("object", leaf))
+                continue
+            outputs.append(_Output("tensor", len(atoms)))
+            atoms.append(trace.atom(leaf._data))
+        elif type(leaf) is Tracer:
+            outputs.append(_Output("array", len(atoms)))
+            atoms.append(trace.atom(leaf))
+        else:
+            outputs.append(_Output("python", leaf))
+    return outputs, atoms
+
+
+def _donated(trace: Trace, effects) -> dict:
+    """Graph inputs whose buffers the outputs written back into them may reuse."""
+    return {record.var: atom for record, atom in effects.data if isinstance(atom, Var)}
+
+
+def optimize_graph(graph: Graph, donated: dict | None = None) -> Graph:
+    """The standard pipeline: simplification passes, then fusion and buffer reuse."""
+    from . import fusion, passes
+    graph = passes.optimize(graph)
+    graph = fusion.fuse_elementwise(graph)
+    from .buffers import reuse_buffers
+    return reuse_buffers(graph, donated or {})
+
+
+# ============================================================================= running
+
+def _read_inputs(compiled: Compiled, leaves: list) -> list:
+    arrays = []
+    for kind, owner in compiled.sources:
+        if kind == "arg":
+            leaf = leaves[owner]
+            arrays.append(leaf if isinstance(leaf, ndarray) else leaf._data)
+        elif kind == "data":
+            arrays.append(owner._data)
+        else:
+            tensor = leaves[owner] if isinstance(owner, int) else owner
+            arrays.append(tensor._grad._data)
+    return arrays
+
+
+def _run(compiled: Compiled, leaves: list):
+    if compiled.differentiable and _local.grad_enabled and not (
+            compiled.data_effects or compiled.grad_effects):
+        return _differentiable_call(compiled, leaves)
+    values = compiled.program.function(*_read_inputs(compiled, leaves))
+    _apply_effects(compiled, leaves, values)
+    return _build_outputs(compiled, leaves, values, None)
+
+
+def _apply_effects(compiled: Compiled, leaves: list, values) -> None:
+    for owner, index in compiled.data_effects:
+        tensor = leaves[owner] if isinstance(owner, int) else owner
+        value = values[index]
+        if value is not tensor._data:
+            np.copyto(tensor._data, value) if isinstance(tensor._data, np.ndarray) else \
+                tensor._data.__setitem__(Ellipsis, value)
+        tensor._bump_version()
+    for owner, index in compiled.grad_effects:
+        tensor = leaves[owner] if isinstance(owner, int) else owner
+        if index is None:
+            tensor._grad = None
+            continue
+        value = values[index]
+        grad = tensor._grad
+        if grad is not None and grad._data.shape == value.shape and grad._grad_fn is None:
+            grad._data[...] = value
+            grad._bump_version()
+        else:
+            tensor._grad = _make_tensor(value if isinstance(value, ndarray) else np.array(value))
+
+
+def _build_outputs(compiled: Compiled, leaves: list, values, wrapped):
+    results = []
+    for spec in compiled.outputs:
+        kind = spec.kind
+        if kind == "tensor":
+            results.append(wrapped[spec.value] if wrapped is not None
+                           else _make_tensor(_fresh(values[spec.value])))
+        elif kind == "array":
+            results.append(_fresh(values[spec.value]))
+        elif kind == "argument":
+            results.append(leaves[spec.value])
+        else:
+            results.append(spec.value)
+    return tree_unflatten(compiled.out_treedef, results)
+
+
+def _fresh(value):
+    if isinstance(value, ndarray):
+        return value
+    return np.array(value)
+
+
+# ============================================================ autodiff through a call
+
+def interpret(graph: Graph, values: list) -> list:
+    """Evaluate ``graph`` op by op through ``bind`` (eager Tensors, or tracers when tracing)."""
+    from ..ops._primitive import bind
+    env = dict(zip(graph.inputs, values))
+    for eqn in graph.eqns:
+        args = [env[a] if isinstance(a, Var) else a.value for a in eqn.inputs]
+        env[eqn.out] = bind(eqn.prim, *args, **eqn.params)
+    return [env[a] if isinstance(a, Var) else a.value for a in graph.outputs]
+
+
+def interpret_arrays(graph: Graph, values: list) -> list:
+    """Evaluate ``graph`` on backend arrays with each primitive's kernel (no Tensors)."""
+    env = dict(zip(graph.inputs, values))
+    for eqn in graph.eqns:
+        args = [env[a] if isinstance(a, Var) else a.value for a in eqn.inputs]
+        env[eqn.out] = eqn.prim.impl(*args, **eqn.params)
+    return [env[a] if isinstance(a, Var) else a.value for a in graph.outputs]
+
+
+def _input_tensors(compiled: Compiled, leaves: list) -> list:
+    tensors = []
+    for kind, owner in compiled.sources:
+        tensor = leaves[owner] if isinstance(owner, int) else owner
+        if isinstance(tensor, ndarray):
+            tensor = _make_tensor(tensor)
+        tensors.append(tensor if kind != "grad" else tensor._grad)
+    return tensors
+
+
+def _interpret_call(compiled: Compiled, leaves: list):
+    """Forward mode (or any eager need): evaluate the traced graph with the real tensors."""
+    values = interpret(compiled.raw_graph, _input_tensors(compiled, leaves))
+    wrapped = [v if isinstance(v, Tensor) else _make_tensor(np.asarray(v)) for v in values]
+    for owner, index in compiled.data_effects:
+        tensor = leaves[owner] if isinstance(owner, int) else owner
+        tensor.copy_(wrapped[index])
+    for owner, index in compiled.grad_effects:
+        tensor = leaves[owner] if isinstance(owner, int) else owner
+        tensor._grad = None if index is None else wrapped[index].detach()
+    return _build_outputs(compiled, leaves, None, wrapped)
+
+
+def _differentiable_call(compiled: Compiled, leaves: list):
+    """Run the graph as one recorded op whose backward is the jitted vjp of the graph."""
+    tensors = _input_tensors(compiled, leaves)
+    outputs = _GraphCall.apply(compiled, *tensors)
+    if not isinstance(outputs, tuple):
+        outputs = (outputs,)
+    return _build_outputs(compiled, leaves, None, list(outputs))
+
+
+def _vjp_function(compiled: Compiled) -> JitFunction:
+    """``(inputs..., cotangents...) -> input cotangents``, jitted (and so differentiable)."""
+    if compiled._vjp is None:
+        graph = compiled.raw_graph
+        differentiable = set(compiled.differentiable)
+        float_outputs = [i for i, a in enumerate(graph.outputs[:compiled.num_results])
+                         if a.dtype.kind == "f"]
+        count = len(graph.inputs)
+
+        def vjp(*values):
+            from ..autograd import grad as autograd_grad
+            from ..autograd.grad_mode import enable_grad
+            primals, cotangents = values[:count], values[count:]
+            with enable_grad():
+                lifted = [p.detach().requires_grad_() if i in differentiable else p.detach()
+                          for i, p in enumerate(primals)]
+                outs = interpret(graph, lifted)
+                targets = [(outs[i], c) for i, c in zip(float_outputs, cotangents)
+                           if isinstance(outs[i], Tensor) and outs[i].requires_grad]
+                wanted = [lifted[i] for i in sorted(differentiable)]
+                if not targets:
+                    grads = [None] * len(wanted)
+                else:
+                    grads = autograd_grad([t for t, _ in targets], wanted,
+                                          [c for _, c in targets], allow_unused=True,
+                                          materialize_grads=True)
+            by_index = dict(zip(sorted(differentiable), grads))
+            return tuple(by_index.get(i) for i in range(count))
+
+        compiled._vjp = JitFunction(vjp)
+    return compiled._vjp
+
+
+def _graph_call_class():
+    from ..autograd.function import Function
+
+    class GraphCall(Function):
+        """One jitted call on the tape: forward runs the compiled graph."""
+
+        @staticmethod
+        def forward(ctx, compiled, *tensors):
+            values = compiled.program.function(*(t._data for t in tensors))
+            ctx.compiled = compiled
+            ctx.save_for_backward(*tensors)
+            results = values[:compiled.num_results]
+            return tuple(_make_tensor(_fresh(v)) for v in results)
+
+        @staticmethod
+        def backward(ctx, *cotangents):
+            compiled = ctx.compiled
+            float_cotangents = [c for c, a in zip(cotangents, compiled.raw_graph.outputs)
+                                if a.dtype.kind == "f"]
+            grads = _vjp_function(compiled)(*ctx.saved_tensors, *float_cotangents)
+            return (None, *grads)
+
+    GraphCall.__name__ = GraphCall.__qualname__ = "JitCall"
+    return GraphCall
+
+
+class _LazyGraphCall:
+    cls = None
+
+    def apply(self, *args):
+        if _LazyGraphCall.cls is None:
+            _LazyGraphCall.cls = _graph_call_class()
+        return _LazyGraphCall.cls.apply(*args)
+
+
+_GraphCall = _LazyGraphCall()
