@@ -81,7 +81,7 @@ def note_created(tensor: Tensor) -> Tensor:
     """Tell an active graph-mode trace that ``tensor`` was made during the trace (a constant)."""
     trace = _local.trace
     if trace is not None:
-        trace.created.add(id(tensor))
+        trace.note_created(tensor)
     return tensor
 
 

@@ -99,6 +99,7 @@ class Compiled:
     grad_effects: list     # (tensor or arg index, graph output index or None)
     differentiable: list   # indices of graph inputs that required grad while tracing
     report: CompileReport
+    python_guards: list = field(default_factory=list)  # (read, value) that must still hold
     _vjp: object = field(default=None, repr=False)
 
     @property
@@ -235,6 +236,7 @@ class JitFunction:
             outputs, atoms = _output_specs(trace, out_leaves)
         trace_seconds = time.perf_counter() - start
         sources, guards, differentiable = _sources_and_guards(trace)
+        guards_of = list(trace.guards)
         data_effects = []
         grad_effects = []
         num_results = len(atoms)
@@ -256,7 +258,7 @@ class JitFunction:
                                codegen_seconds, len(raw.eqns), len(graph.eqns), len(graph.eqns))
         self.reports.append(report)
         return Compiled(raw, graph, program, sources, guards, outputs, out_treedef, num_results,
-                        data_effects, grad_effects, differentiable, report)
+                        data_effects, grad_effects, differentiable, report, python_guards=guards_of)
 
 
 _BOUND_CACHE: dict = {}
@@ -342,6 +344,9 @@ def _sources_and_guards(trace: Trace):
 
 
 def _guards_hold(compiled: Compiled, leaves: list) -> bool:
+    for read, value in compiled.python_guards:
+        if read() != value:
+            return False
     for owner, shape, dtype, requires_grad, grad_present in compiled.guards:
         tensor = leaves[owner] if isinstance(owner, int) else owner
         if isinstance(tensor, ndarray):

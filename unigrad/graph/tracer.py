@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 import traceback
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -142,6 +143,8 @@ class Tracer:
 
     # ---------------------------------------------------------------- array methods
     def _tensor(self) -> Tensor:
+        if self.trace is not _local.trace:
+            raise _leak_error(self)
         return _make_tensor(self)
 
     def copy(self):
@@ -223,6 +226,9 @@ def _unwrap_index(index):
 def _bind_named(name: str, *operands):
     """Bind a primitive on raw operands (NumPy semantics, as vjp rules on arrays get)."""
     from ..ops._primitive import PRIMITIVES, bind
+    for operand in operands:
+        if type(operand) is Tracer and operand.trace is not _local.trace:
+            raise _leak_error(operand)
     return bind(PRIMITIVES[name], *operands)
 
 
@@ -335,7 +341,8 @@ class Trace:
         self.eqns: list[Eqn] = []
         self.captures: dict[int, Capture] = {}
         self.grad_written: set[int] = set()
-        self.created: set[int] = set()  # ids of tensors made during the trace: constants
+        self.created: dict = {}  # id -> weakref of tensors made during the trace (constants)
+        self.guards: list = []  # (read, value): Python state the graph was traced with
         self.view_vars: set = set()
         self.active = False
         self._previous = None
@@ -364,7 +371,7 @@ class Trace:
         data = tensor._data
         if type(data) is Tracer:
             return data
-        if id(tensor) in self.created:  # a constant made during the trace, now written to
+        if self.is_created(tensor):  # a constant made during the trace, now written to
             tensor._data = self.constant(data, data)
             return tensor._data
         var = Var(data.shape, data.dtype)
@@ -387,6 +394,24 @@ class Trace:
                 tensor._grad = record.grad_tracer
         return tracer
 
+    def note_created(self, tensor: Tensor) -> None:
+        self.created[id(tensor)] = weakref.ref(tensor)
+
+    def is_created(self, tensor: Tensor) -> bool:
+        """Whether ``tensor`` was made during this trace (ids of dead tensors get reused)."""
+        ref = self.created.get(id(tensor))
+        return ref is not None and ref() is tensor
+
+    def add_guard(self, read) -> None:
+        """``read()`` must give the same value at a later call for this graph to be reused."""
+        if all(existing is not read for existing, _ in self.guards):
+            self.guards.append((read, read()))
+
+    def captured_value(self, tensor: Tensor):
+        """The concrete array a tensor held before the trace (its own data if not captured)."""
+        record = self.captures.get(id(tensor))
+        return tensor._data if record is None else record.data
+
     def note_grad_write(self, tensor: Tensor) -> None:
         """A ``.grad`` assignment: before the tensor is captured, its old grad is never read."""
         self.grad_written.add(id(tensor))
@@ -403,7 +428,7 @@ class Trace:
                     requires_grad = True
                 data = value._data
                 if type(data) is not Tracer:
-                    if id(value) in self.created:
+                    if self.is_created(value):
                         operands.append(Literal(data))
                         continue
                     data = self.capture(value)

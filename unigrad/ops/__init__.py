@@ -13,7 +13,7 @@ from . import methods
 from ._primitive import PRIMITIVES, Primitive, bind
 
 _FAMILY_NAMES = ("creation", "elementwise", "reduce", "shape", "device", "indexing", "linalg",
-                 "nn_functional", "clipping")
+                 "nn_functional", "clipping", "control")
 
 
 def _public_names(module) -> list:

@@ -208,7 +208,7 @@ def _bind_general(prim: Primitive, args: tuple, params: dict):
         base = None
         result._vc = None
         if trace is not None and type(out) is ndarray:  # folded from constants: a constant
-            trace.created.add(id(result))
+            trace.note_created(result)
     local = _local
     if requires_grad and local.grad_enabled and prim.differentiable and out.dtype.kind == "f":
         _record(prim, args, params, result)

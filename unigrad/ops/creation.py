@@ -16,7 +16,7 @@ import threading
 
 import numpy as np
 
-from .. import backend
+from .. import _state, backend
 from ..backend import DEFAULT_FLOAT, DEFAULT_INT
 from ..tensor import Tensor, _make_tensor, as_array, note_created
 from .shape import _as_shape
@@ -42,6 +42,15 @@ def manual_seed(seed: int):
     with _generator_lock:
         _generator = np.random.default_rng(int(seed))
     return _generator
+
+
+def _refuse_while_tracing(name: str) -> None:
+    """Random numbers drawn while tracing would be baked into the graph: refuse clearly."""
+    if _state.local.trace is not None:
+        raise NotImplementedError(
+            f"{name}() inside ug.jit is not supported yet: the numbers would be drawn once, "
+            f"while tracing, and replayed on every call; draw them outside the compiled "
+            f"function and pass them in as an argument")
 
 
 def generator() -> np.random.Generator:
@@ -316,6 +325,7 @@ def rand(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
         True
     """
     shape = _as_shape(size)
+    _refuse_while_tracing("rand")
     with _generator_lock:
         array = _generator.random(shape, dtype=np.float64)
     return _finish(array.astype(_default_dtype(dtype)), None, device, requires_grad)
@@ -333,6 +343,7 @@ def randn(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
         True
     """
     shape = _as_shape(size)
+    _refuse_while_tracing("randn")
     with _generator_lock:
         array = _generator.standard_normal(shape)
     return _finish(array.astype(_default_dtype(dtype)), None, device, requires_grad)

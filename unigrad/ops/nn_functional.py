@@ -79,6 +79,7 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
     if not training or p == 0.0:
         return input
     data = input._data if isinstance(input, Tensor) else input
+    creation._refuse_while_tracing("dropout")
     with creation._generator_lock:
         draws = creation.generator().random(data.shape)
     scale = np.where(draws >= p, 1.0 / (1.0 - p) if p < 1.0 else 0.0, 0.0).astype(data.dtype)

@@ -28,7 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import _state
 from ..autograd import enable_grad, no_grad
+from ..backend import namespace_of
 from ..nn.parameter import Parameter, ParameterTuple, clear_grad
 from ..tensor import Tensor, _make_tensor
 
@@ -485,8 +487,31 @@ class Optimizer:
                             f"has dtype {param.dtype.name}; only floating-point parameters can "
                             "be optimized")
 
+    def _graph_signature(self) -> tuple:
+        """What a compiled step depends on besides tensors: hyperparameters, state present."""
+        groups = tuple(tuple((key, repr(value)) for key, value in group.items() if key != "params")
+                       for group in self.param_groups)
+        layout = tuple(tuple(sorted(self.state[p])) if p in self.state else ()
+                       for group in self.param_groups for p in group["params"])
+        return groups, layout, repr(getattr(self, "_step_index", None))
+
+    @staticmethod
+    def _new_state(param: Tensor) -> Tensor:
+        """A zero state buffer shaped like ``param``, concrete even while a step is traced
+        (state outlives the trace: its updates are written back like a parameter's)."""
+        previous = _state.local.trace
+        _state.local.trace = None
+        try:
+            data = param._data if previous is None else previous.captured_value(param)
+            return _make_tensor(namespace_of(data).zeros(data.shape, data.dtype))
+        finally:
+            _state.local.trace = previous
+
     def _apply(self, work: list) -> None:
         """Run the update rule on the checked ``(group, [(param, grad), ...])`` list."""
+        trace = _state.local.trace
+        if trace is not None:  # graph mode: hyperparameters and state layout are baked in
+            trace.add_guard(self._graph_signature)
         scale = self.loss_scale
         with no_grad():
             for group, pairs in work:

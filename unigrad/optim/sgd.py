@@ -18,7 +18,6 @@ Example:
 
 from __future__ import annotations
 
-from ..ops import zeros_like
 from .optimizer import (
     Optimizer,
     check_bool,
@@ -107,7 +106,8 @@ class SGD(Optimizer):
                 param_state = state[param]
                 buf = param_state.get("momentum_buffer")
                 if buf is None:
-                    buf = param_state["momentum_buffer"] = grad.detach().clone()
+                    buf = param_state["momentum_buffer"] = self._new_state(param)
+                    buf.copy_(grad)
                 elif dampening == 0:
                     buf.mul_(momentum).add_(grad)
                 else:
@@ -192,7 +192,7 @@ class Momentum(Optimizer):
             param_state = state[param]
             accum = param_state.get("momentum_buffer")
             if accum is None:
-                accum = param_state["momentum_buffer"] = zeros_like(param)
+                accum = param_state["momentum_buffer"] = self._new_state(param)
             accum.mul_(momentum).add_(grad)
             if nesterov:
                 param.sub_(grad.add(accum, alpha=momentum), alpha=lr)
