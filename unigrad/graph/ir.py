@@ -284,3 +284,11 @@ def _check_shape_rule(index: int, eqn: Eqn) -> None:
 def substitute(atoms: Iterable, mapping: dict) -> list:
     """``atoms`` with every var found in ``mapping`` replaced (transitively resolved by callers)."""
     return [mapping.get(a, a) if isinstance(a, Var) else a for a in atoms]
+
+
+def redirected(eqn: Eqn, mapping: dict) -> Eqn:
+    """``eqn`` reading ``mapping[var]`` instead of each mapped var (itself when none is)."""
+    inputs = substitute(eqn.inputs, mapping)
+    if any(new is not old for new, old in zip(inputs, eqn.inputs)):
+        return Eqn(eqn.prim, inputs, eqn.out, eqn.params)
+    return eqn

@@ -24,7 +24,7 @@ from collections.abc import Hashable
 
 import numpy as np
 
-from ..ir import Eqn, Graph, Literal, Var, substitute
+from ..ir import Graph, Literal, Var, redirected, substitute
 
 # Arrays up to this many elements are compared by value, larger ones by identity.
 _LARGEST_COMPARED_ARRAY = 64
@@ -56,9 +56,7 @@ def common_subexpression_elimination(graph: Graph) -> Graph:
     seen: dict = {}
     eqns = []
     for eqn in graph.eqns:
-        inputs = substitute(eqn.inputs, mapping)
-        if any(new is not old for new, old in zip(inputs, eqn.inputs)):
-            eqn = Eqn(eqn.prim, inputs, eqn.out, eqn.params)
+        eqn = redirected(eqn, mapping)
         if not getattr(eqn.prim, "impure", False):
             key = (eqn.prim, tuple(hashable_key(atom) for atom in eqn.inputs),
                    hashable_key(eqn.params))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..ir import Eqn, Graph, Literal, substitute
+from ..ir import Eqn, Graph, Literal, redirected, substitute
 
 # Results with more elements than this stay eqns rather than becoming large constants.
 LARGEST_FOLDED_SIZE = 4096
@@ -46,9 +46,7 @@ def constant_folding(graph: Graph) -> Graph:
     mapping: dict = {}
     eqns = []
     for eqn in graph.eqns:
-        inputs = substitute(eqn.inputs, mapping)
-        if any(new is not old for new, old in zip(inputs, eqn.inputs)):
-            eqn = Eqn(eqn.prim, inputs, eqn.out, eqn.params)
+        eqn = redirected(eqn, mapping)
         value = _folded_value(eqn)
         if value is None:
             eqns.append(eqn)

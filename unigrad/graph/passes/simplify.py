@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..ir import Atom, Eqn, Graph, Literal, Var, substitute
+from ..ir import Atom, Eqn, Graph, Literal, Var, redirected, substitute
 
 # name -> (the neutral constant, the operand positions where it may stand)
 _NEUTRAL_OPERANDS = {"add": (0, (0, 1)), "sub": (0, (1,)), "mul": (1, (0, 1)), "div": (1, (1,))}
@@ -50,9 +50,7 @@ def algebraic_simplification(graph: Graph) -> Graph:
     producers: dict = {}
     eqns = []
     for eqn in graph.eqns:
-        inputs = substitute(eqn.inputs, mapping)
-        if any(new is not old for new, old in zip(inputs, eqn.inputs)):
-            eqn = Eqn(eqn.prim, inputs, eqn.out, eqn.params)
+        eqn = redirected(eqn, mapping)
         rule = _RULES.get(eqn.prim.name)
         result = rule(eqn, producers) if rule is not None else None
         if isinstance(result, Eqn):
