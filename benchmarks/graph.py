@@ -37,7 +37,7 @@ first step and after each of several more steps.
 
 Usage::
 
-    python benchmarks/graph.py            # full run
+    python benchmarks/graph.py            # full run (about 25 seconds, half of it compiling)
     python benchmarks/graph.py --quick    # smoke run, fewer repeats
     python benchmarks/graph.py --threads 2 --only step --no-jax
 
@@ -48,6 +48,7 @@ thread environment variables are set before NumPy (or JAX) is imported.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import os
 import platform
@@ -253,7 +254,7 @@ def describe_compile(name, first_seconds, reports, jax_seconds):
     line = (f"{name:<6} unigrad first call {first_seconds * 1e3:9.1f} ms = trace "
             f"{traced * 1e3:.1f} + optimize {optimized * 1e3:.1f} + codegen "
             f"{generated * 1e3:.1f} ms (compile_report total {total * 1e3:.1f} ms) "
-            f"+ {rest * 1e3:.1f} ms first run (numba kernel compilation)")
+            f"+ {rest * 1e3:.1f} ms first run (incl. numba kernel compilation)")
     if len(reports) != 1:
         line += f"; {len(reports)} signatures compiled"
     if jax_seconds is not None:
@@ -309,6 +310,10 @@ def main(argv: list[str] | None = None) -> int:
         eager.check_agreement(np, name, reference, candidates)
 
     def time_all(name, functions, number):
+        # best_times collects garbage before every measurement: with PyTorch, JAX and numba
+        # loaded a full collection takes ~0.1 s, so move what exists now out of its reach
+        gc.collect()
+        gc.freeze()
         rows.append((name, eager.best_times(functions, repeats, number, warmup,
                                             not arguments.with_gc)))
 
@@ -421,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{1 + AGREEMENT_STEPS} steps) agree (rtol {RELATIVE_TOLERANCE:g}, "
           f"atol {ABSOLUTE_TOLERANCE:g}) between all implementations")
     header = (f"{'workload':<9}{'graph ms':>10}{'torch ms':>10}{'numpy ms':>10}{'jax ms':>9}  "
-              f"{'graph/torch':<22}{'graph/numpy':<22}{'graph/jax':<10}")
+              f"{'graph/torch':<24}{'graph/numpy':<24}{'graph/jax':<10}")
     print(header)
     print("-" * len(header))
 
@@ -434,8 +439,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, timings in rows:
         print(f"{name:<9}{cell(timings, 'unigrad'):>10}{cell(timings, 'torch'):>10}"
               f"{cell(timings, 'numpy'):>10}{cell(timings, 'jax'):>9}  "
-              f"{eager.format_ratio(ratio(timings, 'torch'), TARGETS[name]['torch']):<22}"
-              f"{eager.format_ratio(ratio(timings, 'numpy'), TARGETS[name]['numpy']):<22}"
+              f"{eager.format_ratio(ratio(timings, 'torch'), TARGETS[name]['torch']):<24}"
+              f"{eager.format_ratio(ratio(timings, 'numpy'), TARGETS[name]['numpy']):<24}"
               f"{eager.format_ratio(ratio(timings, 'jax'), None):<10}")
     print("compile (first call of each signature; not in the timings above):")
     for line in compile_lines:
