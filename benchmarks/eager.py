@@ -286,15 +286,20 @@ def make_step_data(np):
     return inputs, targets, parameters
 
 
-def step_unigrad(ug, inputs, targets, parameters):
-    """A training-step closure over an ``nn.Sequential`` model and ``optim.SGD``."""
+def step_model(ug, parameters):
+    """The step workload's ``nn.Sequential`` of Linear + Tanh layers holding ``parameters``."""
     layers = []
     for index in range(len(parameters) // 2):
         linear = ug.nn.Linear(STEP_SIZES[index], STEP_SIZES[index + 1])
         linear.load_state_dict({"weight": parameters[2 * index],
                                 "bias": parameters[2 * index + 1]})
         layers += [linear, ug.nn.Tanh()]
-    model = ug.nn.Sequential(*layers[:-1])
+    return ug.nn.Sequential(*layers[:-1])
+
+
+def step_unigrad(ug, inputs, targets, parameters):
+    """A training-step closure over an ``nn.Sequential`` model and ``optim.SGD``."""
+    model = step_model(ug, parameters)
     optimizer = ug.optim.SGD(model.parameters(), lr=STEP_LEARNING_RATE)
     loss_fn = ug.nn.MSELoss()
     batch, labels = ug.from_numpy(inputs), ug.from_numpy(targets)

@@ -72,7 +72,6 @@ def _load_eager():
 eager = _load_eager()
 CHAIN_LENGTH = eager.CHAIN_LENGTH
 CHAIN_SIZE = eager.CHAIN_SIZE
-STEP_SIZES = eager.STEP_SIZES
 STEP_LEARNING_RATE = eager.STEP_LEARNING_RATE
 RELATIVE_TOLERANCE = eager.RELATIVE_TOLERANCE
 ABSOLUTE_TOLERANCE = eager.ABSOLUTE_TOLERANCE
@@ -154,13 +153,7 @@ def step_unigrad_graph(ug, parameters):
 
     Returns ``(step, model)``: ``step(x, y)`` is the ``ug.jit`` function (returns the loss).
     """
-    layers = []
-    for index in range(len(parameters) // 2):
-        linear = ug.nn.Linear(STEP_SIZES[index], STEP_SIZES[index + 1])
-        linear.load_state_dict({"weight": parameters[2 * index],
-                                "bias": parameters[2 * index + 1]})
-        layers += [linear, ug.nn.Tanh()]
-    model = ug.nn.Sequential(*layers[:-1])
+    model = eager.step_model(ug, parameters)
     optimizer = ug.optim.SGD(model.trainable_params(), lr=STEP_LEARNING_RATE)
     loss_fn = ug.nn.MSELoss()
 

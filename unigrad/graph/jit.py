@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _state
+from ..autograd.function import Function
 from ..backend import ndarray
 from ..tensor import Tensor, _make_tensor
 from ..transforms.tree import tree_flatten, tree_unflatten
@@ -137,6 +139,7 @@ class JitFunction:
         self.reports: list[CompileReport] = []
         self._cache: OrderedDict = OrderedDict()
         self._last: Compiled | None = None
+        self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # per instance
         functools.update_wrapper(self, fn, updated=())
 
     # ---------------------------------------------------------------- public
@@ -168,11 +171,17 @@ class JitFunction:
     def __get__(self, instance, owner=None):
         if instance is None:
             return self
-        bound = _BOUND_CACHE.get((id(self), id(instance)))
-        if bound is None or bound.fn.__self__ is not instance:
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:  # not weak-referenceable: a fresh compiled method each access
+            bound = None
+        if bound is None:
             bound = JitFunction(self.fn.__get__(instance, owner), self.static_argnums,
-                                self.cache_size, self.optimize)
-            _BOUND_CACHE[(id(self), id(instance))] = bound
+                                self.cache_size, self.optimize, self.extra_key)
+            try:
+                self._bound[instance] = bound
+            except TypeError:
+                pass
         return bound
 
     def __repr__(self) -> str:
@@ -261,9 +270,6 @@ class JitFunction:
                         data_effects, grad_effects, differentiable, report, python_guards=guards_of)
 
 
-_BOUND_CACHE: dict = {}
-
-
 def jit(fn: Callable | None = None, *, static_argnums=(), cache_size: int = DEFAULT_CACHE_SIZE,
         optimize: bool = True):
     """Compile ``fn`` to a graph per signature and replay it (MindSpore GRAPH_MODE, ``jax.jit``).
@@ -317,6 +323,11 @@ def _describe_signature(key) -> str:
     return f"({', '.join(parts)})"
 
 
+def _resolve(owner, leaves: list):
+    """The tensor an input or effect belongs to at this call (an argument, or a captured one)."""
+    return leaves[owner] if isinstance(owner, int) else owner
+
+
 def _owner(record):
     """Who an effect or input belongs to: an argument index, or the tensor itself."""
     return record.source[1] if record.source is not None else record.tensor
@@ -325,21 +336,18 @@ def _owner(record):
 def _sources_and_guards(trace: Trace):
     by_var = {}
     guards = []
-    differentiable = []
+    wants_grad = set()
     for record in trace.captures.values():
         owner = _owner(record)
         by_var[record.var] = ("arg", owner) if record.source is not None else ("data", owner)
         if record.grad_var is not None:
             by_var[record.grad_var] = ("grad", owner)
+        if record.requires_grad and record.var.dtype.kind == "f":
+            wants_grad.add(record.var)
         guards.append((owner, record.var.shape, record.var.dtype, record.requires_grad,
                        record.grad_present))
     sources = [by_var[var] for var in trace.inputs]
-    for index, var in enumerate(trace.inputs):
-        kind, owner = sources[index]
-        if kind != "grad" and var.dtype.kind == "f":
-            record = next(r for r in trace.captures.values() if r.var is var)
-            if record.requires_grad:
-                differentiable.append(index)
+    differentiable = [i for i, var in enumerate(trace.inputs) if var in wants_grad]
     return sources, guards, differentiable
 
 
@@ -348,7 +356,7 @@ def _guards_hold(compiled: Compiled, leaves: list) -> bool:
         if read() != value:
             return False
     for owner, shape, dtype, requires_grad, grad_present in compiled.guards:
-        tensor = leaves[owner] if isinstance(owner, int) else owner
+        tensor = _resolve(owner, leaves)
         if isinstance(tensor, ndarray):
             continue
         data = tensor._data
@@ -404,7 +412,7 @@ def _read_inputs(compiled: Compiled, leaves: list) -> list:
         elif kind == "data":
             arrays.append(owner._data)
         else:
-            tensor = leaves[owner] if isinstance(owner, int) else owner
+            tensor = _resolve(owner, leaves)
             arrays.append(tensor._grad._data)
     return arrays
 
@@ -420,14 +428,13 @@ def _run(compiled: Compiled, leaves: list):
 
 def _apply_effects(compiled: Compiled, leaves: list, values) -> None:
     for owner, index in compiled.data_effects:
-        tensor = leaves[owner] if isinstance(owner, int) else owner
+        tensor = _resolve(owner, leaves)
         value = values[index]
         if value is not tensor._data:
-            np.copyto(tensor._data, value) if isinstance(tensor._data, np.ndarray) else \
-                tensor._data.__setitem__(Ellipsis, value)
+            tensor._data[...] = value
         tensor._bump_version()
     for owner, index in compiled.grad_effects:
-        tensor = leaves[owner] if isinstance(owner, int) else owner
+        tensor = _resolve(owner, leaves)
         if index is None:
             tensor._grad = None
             continue
@@ -464,29 +471,29 @@ def _fresh(value):
 
 # ============================================================ autodiff through a call
 
-def interpret(graph: Graph, values: list) -> list:
-    """Evaluate ``graph`` op by op through ``bind`` (eager Tensors, or tracers when tracing)."""
-    from ..ops._primitive import bind
+def _evaluate(graph: Graph, values: list, apply: Callable) -> list:
     env = dict(zip(graph.inputs, values))
     for eqn in graph.eqns:
         args = [env[a] if isinstance(a, Var) else a.value for a in eqn.inputs]
-        env[eqn.out] = bind(eqn.prim, *args, **eqn.params)
+        env[eqn.out] = apply(eqn.prim, *args, **eqn.params)
     return [env[a] if isinstance(a, Var) else a.value for a in graph.outputs]
+
+
+def interpret(graph: Graph, values: list) -> list:
+    """Evaluate ``graph`` op by op through ``bind`` (eager Tensors, or tracers when tracing)."""
+    from ..ops._primitive import bind
+    return _evaluate(graph, values, bind)
 
 
 def interpret_arrays(graph: Graph, values: list) -> list:
     """Evaluate ``graph`` on backend arrays with each primitive's kernel (no Tensors)."""
-    env = dict(zip(graph.inputs, values))
-    for eqn in graph.eqns:
-        args = [env[a] if isinstance(a, Var) else a.value for a in eqn.inputs]
-        env[eqn.out] = eqn.prim.impl(*args, **eqn.params)
-    return [env[a] if isinstance(a, Var) else a.value for a in graph.outputs]
+    return _evaluate(graph, values, lambda prim, *args, **params: prim.impl(*args, **params))
 
 
 def _input_tensors(compiled: Compiled, leaves: list) -> list:
     tensors = []
     for kind, owner in compiled.sources:
-        tensor = leaves[owner] if isinstance(owner, int) else owner
+        tensor = _resolve(owner, leaves)
         if isinstance(tensor, ndarray):
             tensor = _make_tensor(tensor)
         tensors.append(tensor if kind != "grad" else tensor._grad)
@@ -498,10 +505,10 @@ def _interpret_call(compiled: Compiled, leaves: list):
     values = interpret(compiled.raw_graph, _input_tensors(compiled, leaves))
     wrapped = [v if isinstance(v, Tensor) else _make_tensor(np.asarray(v)) for v in values]
     for owner, index in compiled.data_effects:
-        tensor = leaves[owner] if isinstance(owner, int) else owner
+        tensor = _resolve(owner, leaves)
         tensor.copy_(wrapped[index])
     for owner, index in compiled.grad_effects:
-        tensor = leaves[owner] if isinstance(owner, int) else owner
+        tensor = _resolve(owner, leaves)
         tensor._grad = None if index is None else wrapped[index].detach()
     return _build_outputs(compiled, leaves, None, wrapped)
 
@@ -548,39 +555,24 @@ def _vjp_function(compiled: Compiled) -> JitFunction:
     return compiled._vjp
 
 
-def _graph_call_class():
-    from ..autograd.function import Function
+class _GraphCall(Function):
+    """One jitted call on the tape (``JitCallBackward``): forward runs the compiled graph,
+    backward runs the jitted vjp of the traced graph."""
 
-    class GraphCall(Function):
-        """One jitted call on the tape: forward runs the compiled graph."""
+    @staticmethod
+    def forward(ctx, compiled, *tensors):
+        values = compiled.program.function(*(t._data for t in tensors))
+        ctx.compiled = compiled
+        ctx.save_for_backward(*tensors)
+        return tuple(_make_tensor(_fresh(v)) for v in values[:compiled.num_results])
 
-        @staticmethod
-        def forward(ctx, compiled, *tensors):
-            values = compiled.program.function(*(t._data for t in tensors))
-            ctx.compiled = compiled
-            ctx.save_for_backward(*tensors)
-            results = values[:compiled.num_results]
-            return tuple(_make_tensor(_fresh(v)) for v in results)
-
-        @staticmethod
-        def backward(ctx, *cotangents):
-            compiled = ctx.compiled
-            float_cotangents = [c for c, a in zip(cotangents, compiled.raw_graph.outputs)
-                                if a.dtype.kind == "f"]
-            grads = _vjp_function(compiled)(*ctx.saved_tensors, *float_cotangents)
-            return (None, *grads)
-
-    GraphCall.__name__ = GraphCall.__qualname__ = "JitCall"
-    return GraphCall
+    @staticmethod
+    def backward(ctx, *cotangents):
+        compiled = ctx.compiled
+        float_cotangents = [c for c, a in zip(cotangents, compiled.raw_graph.outputs)
+                            if a.dtype.kind == "f"]
+        grads = _vjp_function(compiled)(*ctx.saved_tensors, *float_cotangents)
+        return (None, *grads)
 
 
-class _LazyGraphCall:
-    cls = None
-
-    def apply(self, *args):
-        if _LazyGraphCall.cls is None:
-            _LazyGraphCall.cls = _graph_call_class()
-        return _LazyGraphCall.cls.apply(*args)
-
-
-_GraphCall = _LazyGraphCall()
+_GraphCall.__name__ = "JitCall"
