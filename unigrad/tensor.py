@@ -177,6 +177,8 @@ class Tensor:
     """
 
     __slots__ = ("_data", "_requires_grad", "_grad_fn", "_grad", "_vc", "_extra", "__weakref__")
+    #: The class of the results of ops on this tensor (a front-end subclass sets itself).
+    _result_class: type
     __array_priority__ = 1000
 
     def __init__(self, data=None, dtype=None, requires_grad: bool = False, device=None):
@@ -498,6 +500,7 @@ class Tensor:
 
 # Tensor and the subclasses that add only attributes (Parameter): the eager fast paths in
 # ops/ test ``type(x) in PLAIN_TENSOR_TYPES``, as cheap as ``type(x) is Tensor``.
+Tensor._result_class = Tensor
 PLAIN_TENSOR_TYPES = {Tensor}
 
 

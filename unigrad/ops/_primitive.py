@@ -195,7 +195,7 @@ def _bind_general(prim: Primitive, args: tuple, params: dict):
             observer(prim, args, params, out)
     if not any_tensor:
         return out
-    result = _new_tensor(Tensor)
+    result = _new_tensor(_result_class(args))
     result._data = out
     result._requires_grad = False
     result._grad_fn = None
@@ -250,7 +250,8 @@ def bind_first_tensor(prim: Primitive, x: Tensor, constant=_NO_PARAMS, params=_N
         raise _explain(prim, args, params, error) from error
     if out.__class__ is not ndarray and not isinstance(out, ndarray):
         out = namespace_of(out).asarray(out)
-    result = _new_tensor(Tensor)
+    cls = x.__class__
+    result = _new_tensor(Tensor if cls is Tensor else cls._result_class)
     result._data = out
     result._grad = None
     result._extra = None
@@ -264,6 +265,20 @@ def bind_first_tensor(prim: Primitive, x: Tensor, constant=_NO_PARAMS, params=_N
         result._requires_grad = False
         result._grad_fn = None
     return result
+
+
+def _result_class(args: tuple) -> type:
+    """The class of an op's result: the ``_result_class`` of its first Tensor operand.
+
+    Plain Tensors and Parameters give Tensor; a front-end's Tensor subclass
+    (``unigrad.compat.mindspore.Tensor``) keeps its own class, so its results
+    print in that framework's style.
+    """
+    for a in args:
+        if isinstance(a, Tensor):
+            cls = a.__class__
+            return Tensor if cls is Tensor else cls._result_class
+    return Tensor
 
 
 def _may_share_memory(a, b) -> bool:
