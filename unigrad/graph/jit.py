@@ -100,6 +100,7 @@ class Compiled:
     data_effects: list     # (tensor or arg index, graph output index)
     grad_effects: list     # (tensor or arg index, graph output index or None)
     differentiable: list   # indices of graph inputs that required grad while tracing
+    differentiable_results: tuple  # indices of results that required grad while tracing
     report: CompileReport
     python_guards: list = field(default_factory=list)  # (read, value) that must still hold
     _vjp: object = field(default=None, repr=False)
@@ -135,6 +136,9 @@ class JitFunction:
         self.cache_size = cache_size
         self.optimize = optimize
         self.extra_key = extra_key
+        # Results differentiable by the graph's math rather than by the tape seen while
+        # tracing (the jitted vjp of a call: it detaches and re-lifts its primals).
+        self.all_results_differentiable = False
         self.trace_count = 0
         self.reports: list[CompileReport] = []
         self._cache: OrderedDict = OrderedDict()
@@ -242,7 +246,10 @@ class JitFunction:
             result = self.fn(*call_args, **call_kwargs)
             out_leaves, out_treedef = tree_flatten(result)
             effects = trace.effects()
-            outputs, atoms = _output_specs(trace, out_leaves)
+            outputs, atoms, differentiable_results = _output_specs(trace, out_leaves)
+            if self.all_results_differentiable:
+                differentiable_results = tuple(i for i, atom in enumerate(atoms)
+                                               if atom.dtype.kind == "f")
         trace_seconds = time.perf_counter() - start
         sources, guards, differentiable = _sources_and_guards(trace)
         guards_of = list(trace.guards)
@@ -267,7 +274,8 @@ class JitFunction:
                                codegen_seconds, len(raw.eqns), len(graph.eqns), len(graph.eqns))
         self.reports.append(report)
         return Compiled(raw, graph, program, sources, guards, outputs, out_treedef, num_results,
-                        data_effects, grad_effects, differentiable, report, python_guards=guards_of)
+                        data_effects, grad_effects, differentiable, differentiable_results, report,
+                        python_guards=guards_of)
 
 
 def jit(fn: Callable | None = None, *, static_argnums=(), cache_size: int = DEFAULT_CACHE_SIZE,
@@ -368,8 +376,11 @@ def _guards_hold(compiled: Compiled, leaves: list) -> bool:
 
 
 def _output_specs(trace: Trace, out_leaves: list):
+    """Per output leaf its _Output, the graph atoms of the results, and the indices of the
+    results that required grad while tracing (the others are constants to autograd)."""
     outputs = []
     atoms = []
+    differentiable = []
     for leaf in out_leaves:
         if isinstance(leaf, Tensor):
             record = trace.captures.get(id(leaf))
@@ -378,13 +389,15 @@ def _output_specs(trace: Trace, out_leaves: list):
                                else _Output("object", leaf))
                 continue
             outputs.append(_Output("tensor", len(atoms)))
+            if leaf._requires_grad:
+                differentiable.append(len(atoms))
             atoms.append(trace.atom(leaf._data))
         elif type(leaf) is Tracer:
             outputs.append(_Output("array", len(atoms)))
             atoms.append(trace.atom(leaf))
         else:
             outputs.append(_Output("python", leaf))
-    return outputs, atoms
+    return outputs, atoms, tuple(differentiable)
 
 
 def _donated(trace: Trace, effects) -> dict:
@@ -418,7 +431,7 @@ def _read_inputs(compiled: Compiled, leaves: list) -> list:
 
 
 def _run(compiled: Compiled, leaves: list):
-    if compiled.differentiable and _local.grad_enabled and not (
+    if compiled.differentiable_results and _local.grad_enabled and not (
             compiled.data_effects or compiled.grad_effects):
         return _differentiable_call(compiled, leaves)
     values = compiled.program.function(*_read_inputs(compiled, leaves))
@@ -552,6 +565,7 @@ def _vjp_function(compiled: Compiled) -> JitFunction:
             return tuple(by_index.get(i) for i in range(count))
 
         compiled._vjp = JitFunction(vjp)
+        compiled._vjp.all_results_differentiable = True
     return compiled._vjp
 
 
@@ -564,7 +578,10 @@ class _GraphCall(Function):
         values = compiled.program.function(*(t._data for t in tensors))
         ctx.compiled = compiled
         ctx.save_for_backward(*tensors)
-        return tuple(_make_tensor(_fresh(v)) for v in values[:compiled.num_results])
+        results = tuple(_make_tensor(_fresh(v)) for v in values[:compiled.num_results])
+        differentiable = compiled.differentiable_results
+        ctx.mark_non_differentiable(*(r for i, r in enumerate(results) if i not in differentiable))
+        return results
 
     @staticmethod
     def backward(ctx, *cotangents):

@@ -42,6 +42,7 @@ import numpy as np
 from .. import _state
 from ..backend import ndarray
 from ..tensor import Tensor, _make_tensor
+from .dynamic import dynamic_arrays, lift
 from .ir import Eqn, Literal, Var, abstract_operand
 
 _local = _state.local
@@ -207,6 +208,10 @@ class Tracer:
                             f"(inside ug.jit, values are abstract)")
         return _unwrap(function(*(_wrap(x) for x in args),
                                 **{k: _wrap(v) for k, v in kwargs.items()}))
+
+
+def _is_tracer(value) -> bool:
+    return type(value) is Tracer
 
 
 def _wrap(value):
@@ -443,6 +448,13 @@ class Trace:
                 traced = True
             else:
                 operands.append(Literal(value))
+        if params and dynamic_arrays(params, _is_tracer):  # traced index arrays -> operands
+            prim, params, dynamic = lift(prim, params, _is_tracer)
+            for tracer in dynamic:
+                if tracer.trace is not self:
+                    raise _leak_error(tracer)
+                operands.append(tracer.var)
+            traced = True
         if not traced:  # constants only: fold now
             values = [operand.value for operand in operands]
             out = prim.impl(*values, **params) if params else prim.impl(*values)

@@ -81,6 +81,12 @@ class IndexArray:
     def __repr__(self) -> str:
         return f"IndexArray(shape={list(self.shape)}, dtype={self.array.dtype})"
 
+    def _param_arrays(self) -> list:
+        return [self.array]
+
+    def _with_param_arrays(self, arrays: list) -> IndexArray:
+        return IndexArray(arrays[0])
+
 
 class Index:
     """A normalized index: a tuple of ints, slices, None, Ellipsis and IndexArrays.
@@ -120,6 +126,14 @@ class Index:
     def __repr__(self) -> str:
         return f"Index({self.items!r})"
 
+    def _param_arrays(self) -> list:
+        return [item.array for item in self.items if isinstance(item, IndexArray)]
+
+    def _with_param_arrays(self, arrays: list) -> Index:
+        replacements = iter(arrays)
+        return Index(tuple(IndexArray(next(replacements)) if isinstance(item, IndexArray)
+                           else item for item in self.items))
+
 
 def _invalid_index(item) -> IndexError:
     return IndexError(f"only integers, slices (`:`), ellipsis (`...`), None and long or byte "
@@ -150,7 +164,7 @@ def _convert_item(item):
     if isinstance(item, (int, np.integer)):
         return int(item)
     if isinstance(item, Tensor):
-        data = item._data
+        data = _tensor_index_data(item)
     elif isinstance(item, backend.ndarray) or hasattr(item, "__cuda_array_interface__"):
         data = item
     elif isinstance(item, (list, tuple)):
@@ -160,13 +174,38 @@ def _convert_item(item):
     else:
         raise _invalid_index(item)
     kind = data.dtype.kind
+    if kind not in "iub":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if is_traced(data):
+        if kind == "b":
+            from ..graph.tracer import _concretization_error
+            raise _concretization_error("Indexing with a boolean mask (its result's shape "
+                                        "depends on the values; use ug.where(mask, x, 0) or "
+                                        "masked_fill instead)")
+        return IndexArray(data)  # a 0-d traced index selects like an int
     if kind == "b":
         return IndexArray(data)
-    if kind not in "iu":
-        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     if data.ndim == 0:
         return int(data)
     return IndexArray(data)
+
+
+def is_traced(data) -> bool:
+    """Whether ``data`` is an abstract value of an active ``ug.jit`` trace (no values yet)."""
+    if _local.trace is None:
+        return False
+    from ..graph.tracer import Tracer
+    return type(data) is Tracer
+
+
+def _tensor_index_data(tensor: Tensor):
+    """The array of an index tensor; under ``ug.jit`` one made outside the trace becomes a
+    graph input (so a new call with other indices reuses the graph instead of baking them in)."""
+    trace = _local.trace
+    if trace is not None and not trace.is_created(tensor):
+        from ..graph.tracer import ensure_captured
+        ensure_captured(tensor)
+    return tensor._data
 
 
 def _check_position(value: int, dim: int, size: int) -> None:
@@ -184,7 +223,7 @@ def _check_array(item: IndexArray, dim: int, shape: tuple) -> None:
                                  f"match the shape of the indexed tensor {list(shape)} at index "
                                  f"{dim + j}")
         return
-    if item.array.size == 0:
+    if item.array.size == 0 or is_traced(item.array):  # traced: checked by the kernel at run
         return
     host = backend.to_numpy(item.array)
     low, high = int(host.min()), int(host.max())
@@ -442,7 +481,7 @@ def _has_tangents(value) -> bool:
 def _index_data(index, name: str):
     """The backend array of an index argument (Tensor, array or nested list of ints)."""
     if isinstance(index, Tensor):
-        return index._data
+        return _tensor_index_data(index)
     if isinstance(index, backend.ndarray) or hasattr(index, "__cuda_array_interface__"):
         return index
     if isinstance(index, (list, tuple, int, np.integer)):
@@ -452,7 +491,7 @@ def _index_data(index, name: str):
 
 
 def _check_range(data, dim: int, size: int, allow_negative: bool, error=RuntimeError) -> None:
-    if data.size == 0:
+    if data.size == 0 or is_traced(data):
         return
     host = backend.to_numpy(data)
     low, high = int(host.min()), int(host.max())
@@ -594,7 +633,7 @@ def take(input, index):
     from .shape import reshape
     data = _integer_index("take", index, IndexError)
     size = math.prod(input.shape)
-    if data.size:
+    if data.size and not is_traced(data):
         host = backend.to_numpy(data)
         for bad in (int(host.min()), int(host.max())):
             if not -size <= bad < size:
@@ -651,7 +690,7 @@ def index_select(input, dim: int, index):
         raise IndexError("index_select(): Index is supposed to be a vector")
     data = data.reshape(-1)
     size = input.shape[axis] if ndim else 1
-    if data.size and (int(backend.to_numpy(data).min()) < 0 or
+    if data.size and not is_traced(data) and (int(backend.to_numpy(data).min()) < 0 or
                       int(backend.to_numpy(data).max()) >= size):
         raise IndexError("index out of range in self")
     if ndim == 0:

@@ -25,7 +25,7 @@ from ..tensor import Tensor, _make_tensor
 from . import creation
 from ._dtypes import float_operand
 from .elementwise import cast, sqrt, where
-from .indexing import getitem
+from .indexing import getitem, is_traced
 from .linalg import matmul
 from .nn_activations import elu, hardtanh, leaky_relu, log_softmax, logsigmoid, one_hot, softmax
 from .nn_convolution import avg_pool2d, conv1d, conv2d, fold, max_pool2d, unfold
@@ -225,9 +225,10 @@ def embedding(input, weight, padding_idx: int | None = None, max_norm=None,
     if indices.dtype.kind not in "iu":
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
                            f"following scalar types: Long, Int; but got {indices.dtype} instead")
-    host = backend.to_numpy(indices)
-    if host.size and (int(host.min()) < 0 or int(host.max()) >= count):
-        raise IndexError("index out of range in self")
+    if indices.size and not is_traced(indices):  # traced indices are checked when run
+        host = backend.to_numpy(indices)
+        if int(host.min()) < 0 or int(host.max()) >= count:
+            raise IndexError("index out of range in self")
     rows = getitem(weight, input if isinstance(input, Tensor) else _make_tensor(indices))
     if padding_idx is None or not isinstance(rows, Tensor) or not rows.requires_grad:
         return rows
