@@ -310,8 +310,10 @@ def pytorch_step(model, optimizer, loss_fn):
 @pytest.mark.parametrize("make_optimizer", [
     lambda params: ug.optim.SGD(params, lr=0.1),
     lambda params: ug.optim.SGD(params, lr=0.1, momentum=0.9, nesterov=True),
-    lambda params: ug.optim.Momentum(params, learning_rate=0.1, momentum=0.9)],
-    ids=["sgd", "sgd-nesterov", "momentum"])
+    lambda params: ug.optim.Momentum(params, learning_rate=0.1, momentum=0.9),
+    lambda params: ug.optim.Adam(params, lr=0.02),
+    lambda params: ug.optim.AdamW(params, lr=0.02, amsgrad=True)],
+    ids=["sgd", "sgd-nesterov", "momentum", "adam", "adamw-amsgrad"])
 def test_jitted_training_step_follows_the_eager_loss_curve(style, make_optimizer):
     curves = []
     for compiled in (False, True):

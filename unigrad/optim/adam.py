@@ -18,8 +18,8 @@ import numbers
 
 import numpy as np
 
+from .. import _state
 from ..backend import DEFAULT_FLOAT
-from ..ops import zeros_like
 from ..tensor import Tensor, _make_tensor
 from .optimizer import (
     Optimizer,
@@ -131,10 +131,10 @@ class Adam(Optimizer):
             param_state = state[param]
             if not param_state:
                 param_state["step"] = _step_tensor()
-                param_state["exp_avg"] = zeros_like(param)
-                param_state["exp_avg_sq"] = zeros_like(param)
+                param_state["exp_avg"] = self._new_state(param)
+                param_state["exp_avg_sq"] = self._new_state(param)
                 if amsgrad:
-                    param_state["max_exp_avg_sq"] = zeros_like(param)
+                    param_state["max_exp_avg_sq"] = self._new_state(param)
             exp_avg = param_state["exp_avg"]
             exp_avg_sq = param_state["exp_avg_sq"]
             step_t = param_state["step"]
@@ -146,19 +146,25 @@ class Adam(Optimizer):
                     grad = grad.add(param, alpha=weight_decay)
             exp_avg.lerp_(grad, 1.0 - beta1)
             exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1.0 - beta2)
-            step = float(step_t.item())
-            bias_correction1 = 1.0 - beta1 ** step
-            bias_correction2_sqrt = (1.0 - beta2 ** step) ** 0.5
-            step_size = lr / bias_correction1
             if amsgrad:
                 max_exp_avg_sq = param_state.get("max_exp_avg_sq")
                 if max_exp_avg_sq is None:
-                    max_exp_avg_sq = param_state["max_exp_avg_sq"] = zeros_like(param)
+                    max_exp_avg_sq = param_state["max_exp_avg_sq"] = self._new_state(param)
                 max_exp_avg_sq.maximum_(exp_avg_sq)
-                denom = max_exp_avg_sq.sqrt() / bias_correction2_sqrt + eps
+                second_moment = max_exp_avg_sq
             else:
-                denom = exp_avg_sq.sqrt() / bias_correction2_sqrt + eps
-            param.addcdiv_(exp_avg, denom, value=-step_size)
+                second_moment = exp_avg_sq
+            if _state.local.trace is None:
+                step = float(step_t.item())
+                bias_correction1 = 1.0 - beta1 ** step
+                bias_correction2_sqrt = (1.0 - beta2 ** step) ** 0.5
+                denom = second_moment.sqrt() / bias_correction2_sqrt + eps
+                param.addcdiv_(exp_avg, denom, value=-(lr / bias_correction1))
+            else:  # graph mode: the step count is a traced value, so is the bias correction
+                bias_correction1 = 1.0 - beta1 ** step_t
+                bias_correction2_sqrt = (1.0 - beta2 ** step_t).sqrt()
+                denom = second_moment.sqrt() / bias_correction2_sqrt + eps
+                param.sub_(exp_avg / denom * (lr / bias_correction1))
 
 
 class AdamW(Adam):
