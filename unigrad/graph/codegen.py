@@ -5,7 +5,10 @@ primitive's backend implementation (a NumPy ufunc for most elementwise ops),
 so running the graph costs one Python call per kernel and nothing else: no
 Tensor objects, no dispatch, no tape. Eqns that carry an ``_out`` param (set
 by the buffer-reuse pass) write into the buffer of a dead operand with
-``out=``. Fused eqns call their generated kernel.
+``out=``. Fused eqns call their generated kernel. A few structural ops are
+written as array expressions instead of kernel calls (``a @ b`` for matrix
+products, ``x.T``, ``x.reshape(...)``, ``x.sum(...)``): the same computation as
+the primitive's kernel, without the call through it.
 
 Example:
     >>> import numpy as np
@@ -94,16 +97,57 @@ class _Namer:
         return self.constant(value)
 
 
-def generate(graph: Graph, name: str = "graph_function") -> Program:
-    """The Python source of ``graph`` as a function of its inputs, and that function."""
-    namer = _Namer(graph)
-    lines = [f"def {name}({', '.join(namer.var(v) for v in graph.inputs)}):"]
+def _matmul_expression(eqn, operands: list, namer) -> str | None:
+    a, b = eqn.inputs
+    if a.ndim > 2 and b.ndim == 2:  # the kernel flattens the batch into one GEMM
+        return None
+    return f"{operands[0]} @ {operands[1]}"
+
+
+def _transpose_expression(eqn, operands: list, namer) -> str:
+    axes = tuple(int(axis) for axis in eqn.params["axes"])
+    return f"{operands[0]}.T" if axes == (1, 0) else f"{operands[0]}.transpose({axes!r})"
+
+
+def _reshape_expression(eqn, operands: list, namer) -> str:
+    return f"{operands[0]}.reshape({namer.value(tuple(eqn.params['shape']))})"
+
+
+def _sum_expression(eqn, operands: list, namer) -> str | None:
+    if eqn.out.dtype.kind not in "fc" or eqn.inputs[0].dtype != eqn.out.dtype:
+        return None
+    axes = eqn.params["axes"]
+    return (f"{operands[0]}.sum(axis={namer.value(axes)}, "
+            f"keepdims={bool(eqn.params['keepdims'])!r})")
+
+
+_EXPRESSIONS = {"matmul": _matmul_expression, "transpose": _transpose_expression,
+                "reshape": _reshape_expression, "sum": _sum_expression}
+
+
+def _expression(eqn, operands: list, namer) -> str | None:
+    """The eqn as an array expression, when it has one and writes no ``out=`` buffer."""
+    writer = _EXPRESSIONS.get(eqn.prim.name)
+    if writer is None or "_out" in eqn.params or not all(isinstance(a, Var) for a in eqn.inputs):
+        return None
+    return writer(eqn, operands, namer)
+
+
+def _body_lines(graph: Graph, namer: _Namer, direct: bool) -> list[str]:
+    """One line (or a few) per eqn; ``direct``: fused kernels are called without their wrapper."""
+    lines = []
     for eqn in graph.eqns:
-        emit = getattr(eqn.prim, "emit", None)
+        emit = getattr(eqn.prim, "emit_direct" if direct else "emit", None)
         if emit is not None:  # fused kernels write their own call
             lines.extend("    " + line for line in emit(eqn, namer))
             continue
         operands = [namer.operand(a) for a in eqn.inputs]
+        expression = _expression(eqn, operands, namer)
+        if expression is not None:
+            if not eqn.out.shape:
+                expression = f"_asarray({expression})"
+            lines.append(f"    {namer.var(eqn.out)} = {expression}")
+            continue
         buffer = eqn.params.get("_out")
         params = [f"{key}={namer.value(value)}" for key, value in eqn.params.items()
                   if not key.startswith("_")]
@@ -115,6 +159,39 @@ def generate(graph: Graph, name: str = "graph_function") -> Program:
         lines.append(f"    {namer.var(eqn.out)} = {call}")
     results = ", ".join(namer.operand(a) for a in graph.outputs)
     lines.append(f"    return ({results}{',' if len(graph.outputs) == 1 else ''})")
+    return lines
+
+
+def _fast_path_condition(graph: Graph, namer: _Namer) -> str | None:
+    """When the direct variant may run: NumPy arrays, C-contiguous where a kernel writes."""
+    fused = [eqn for eqn in graph.eqns if hasattr(eqn.prim, "emit_direct")]
+    arrays = [v for v in graph.inputs if v.shape]
+    if not fused or not arrays:
+        return None
+    written = {b for eqn in fused for b in (eqn.params.get("_out") or ()) if b is not None}
+    checks = [f"type({namer.var(arrays[0])}) is _ndarray"]
+    checks += [f"{namer.var(v)}.flags.c_contiguous" for v in graph.inputs if v in written]
+    return " and ".join(checks)
+
+
+def generate(graph: Graph, name: str = "graph_function") -> Program:
+    """The Python source of ``graph`` as a function of its inputs, and that function.
+
+    With fused kernels, the function calls the compiled loops directly on NumPy
+    arrays and hands other arrays (CuPy) to ``{name}_generic``, which runs each
+    fused region through its wrapper (op by op off NumPy).
+    """
+    namer = _Namer(graph)
+    signature = ", ".join(namer.var(v) for v in graph.inputs)
+    generic = [f"def {name}_generic({signature}):"] + _body_lines(graph, namer, direct=False)
+    condition = _fast_path_condition(graph, namer)
+    if condition is None:
+        lines = [f"def {name}({signature}):"] + _body_lines(graph, namer, direct=False)
+    else:
+        namer.constants["_ndarray"] = np.ndarray
+        lines = ([f"def {name}({signature}):", f"    if not ({condition}):",
+                  f"        return {name}_generic({signature})"]
+                 + _body_lines(graph, namer, direct=True) + [""] + generic)
     source = "\n".join(lines)
     scope = dict(namer.constants)
     exec(compile(source, f"<unigrad graph {name}>", "exec"), scope)  # noqa: S102 - our own source

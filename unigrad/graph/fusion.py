@@ -114,11 +114,13 @@ class FusedKernel:
     kind = "other"
     shape = None  # verified through its body
 
-    def __init__(self, body: Graph, shape: tuple, outputs: list):
+    def __init__(self, body: Graph, shape: tuple, outputs: list, probe: int = 0):
         self.body = body
         self.out_shape = shape
         self.outputs = outputs  # vars of the enclosing graph this kernel defines
         self._kernel = None
+        self._results = tuple((shape, v.dtype) for v in body.outputs)
+        self._probe = probe  # an operand that is a graph value (its type tells the backend)
         self.source = _kernel_source(body)
 
     def __repr__(self) -> str:
@@ -135,36 +137,71 @@ class FusedKernel:
             self._kernel = scope["kernel"]
         return self._kernel
 
-    def __call__(self, *inputs):
-        """Run the kernel; returns a tuple of output arrays (the body's outputs)."""
-        if all(type(x) is np.ndarray for x in inputs):
-            size = math.prod(self.out_shape)
-            flat = [np.ascontiguousarray(x).reshape(-1) for x in inputs]
-            outputs = tuple(np.empty(size, dtype=v.dtype) for v in self.body.outputs)
-            self.compile()(size, *flat, *outputs)
-            return tuple(out.reshape(self.out_shape) for out in outputs)
-        from .jit import interpret_arrays
-        return tuple(interpret_arrays(self.body, list(inputs)))
+    def __call__(self, *inputs, out=None):
+        """Run the kernel; returns a tuple of output arrays (the body's outputs).
+
+        ``out`` optionally gives, per output, a C-contiguous buffer to write into (or None).
+        """
+        if type(inputs[self._probe]) is not np.ndarray:
+            from .jit import interpret_arrays
+            return tuple(interpret_arrays(self.body, list(inputs)))
+        if out is None:
+            outputs = tuple(np.empty(shape, dtype) for shape, dtype in self._results)
+        else:
+            outputs = tuple(np.empty(shape, dtype) if buffer is None or
+                            not buffer.flags.c_contiguous else buffer
+                            for buffer, (shape, dtype) in zip(out, self._results))
+        (self._kernel or self.compile())(*inputs, *outputs)
+        if out is not None:
+            for buffer, result in zip(out, outputs):
+                if buffer is not None and buffer is not result:
+                    buffer[...] = result
+        return outputs
 
     def emit(self, eqn: Eqn, namer) -> list[str]:
         kernel = namer.constant(self, "fused_")
-        operands = ", ".join(namer.operand(a) for a in eqn.inputs)
+        operands = [namer.operand(a) for a in eqn.inputs]
+        buffers = eqn.params.get("_out")
+        if buffers is not None:
+            listed = ", ".join("None" if b is None else namer.var(b) for b in buffers)
+            operands.append(f"out=({listed},)")
         targets = ", ".join(namer.var(v) for v in self.outputs)
-        return [f"{targets}, = {kernel}({operands})"]
+        return [f"{targets}, = {kernel}({', '.join(operands)})"]
+
+    def emit_direct(self, eqn: Eqn, namer) -> list[str]:
+        """The call of the compiled loop itself on NumPy arrays, outputs allocated inline."""
+        kernel = namer.constant(self.compile(), "kernel_")
+        buffers = eqn.params.get("_out") or (None,) * len(self.outputs)
+        lines = []
+        for var, buffer, (shape, dtype) in zip(self.outputs, buffers, self._results):
+            if buffer is not None:
+                lines.append(f"{namer.var(var)} = {namer.var(buffer)}")
+            else:
+                lines.append(f"{namer.var(var)} = _empty({shape!r}, {namer.constant(dtype)})")
+        namer.constants["_empty"] = np.empty
+        operands = [namer.operand(a) for a in eqn.inputs] + [namer.var(v) for v in self.outputs]
+        lines.append(f"{kernel}({', '.join(operands)})")
+        return lines
 
 
 def _kernel_source(body: Graph) -> str:
-    """``kernel(n, inputs..., outputs...)``: a loop evaluating the body per element."""
+    """``kernel(inputs..., outputs...)``: a loop evaluating the body per element.
+
+    Operands of any layout are read flat (``ravel`` is a view of a contiguous array);
+    outputs are C-contiguous arrays of the result shape, written through flat views.
+    """
     names = {}
+    size = body.outputs[0].size if body.outputs else 0
     lines = []
     inputs = []
     for index, var in enumerate(body.inputs):
         inputs.append(f"x{index}")
-        if var.size == 1 and body.outputs and body.outputs[0].size != 1:
-            lines.append(f"    s{index} = x{index}[0]")
+        if var.size == 1 and size != 1:
+            lines.append(f"    s{index} = x{index}.ravel()[0]")
             names[var] = f"s{index}"
         else:
-            names[var] = f"x{index}[i]"
+            lines.append(f"    f{index} = x{index}.ravel()")
+            names[var] = f"f{index}[i]"
     loop = []
     for index, eqn in enumerate(body.eqns):
         operands = []
@@ -180,10 +217,11 @@ def _kernel_source(body: Graph) -> str:
     outputs = []
     for index, var in enumerate(body.outputs):
         outputs.append(f"y{index}")
-        loop.append(f"        y{index}[i] = {names[var]}")
-    header = f"def kernel(n, {', '.join(inputs + outputs)}):"
+        lines.append(f"    o{index} = y{index}.reshape({size})")
+        loop.append(f"        o{index}[i] = {names[var]}")
+    header = f"def kernel({', '.join(inputs + outputs)}):"
     return "\n".join(["@_numba.njit(cache=False)", header] + lines +
-                     ["    for i in range(n):"] + loop) + "\n"
+                     [f"    for i in range({size}):"] + loop) + "\n"
 
 
 def _scalar_dtype(eqn: Eqn) -> np.dtype:
@@ -301,6 +339,7 @@ def _emit(group: _Group, uses: dict, output_vars: set) -> list:
         mapping[eqn.out] = out
         body_eqns.append(Eqn(eqn.prim, operands, out, eqn.params))
     body = Graph(body_inputs, body_eqns, [mapping[v] for v in outputs])
-    kernel = FusedKernel(body, group.eqns[0].out.shape, outputs)
+    probe = next((i for i, a in enumerate(inputs) if isinstance(a, Var)), 0)
+    kernel = FusedKernel(body, group.eqns[0].out.shape, outputs, probe)
     # one eqn per fused kernel; its ``out`` is the first result, the others come with it
     return [Eqn(kernel, inputs, outputs[0], {})] if outputs else []

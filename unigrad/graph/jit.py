@@ -142,6 +142,8 @@ class JitFunction:
         self.trace_count = 0
         self.reports: list[CompileReport] = []
         self._cache: OrderedDict = OrderedDict()
+        # all-Tensor positional calls: (shapes/dtypes/requires_grad, modes) -> last compiled
+        self._fast: dict = {}
         self._last: Compiled | None = None
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # per instance
         functools.update_wrapper(self, fn, updated=())
@@ -170,6 +172,7 @@ class JitFunction:
 
     def clear_cache(self) -> None:
         self._cache.clear()
+        self._fast.clear()
         self._last = None
 
     def __get__(self, instance, owner=None):
@@ -193,6 +196,15 @@ class JitFunction:
 
     # ---------------------------------------------------------------- cache
     def _compiled_for(self, args: tuple, kwargs: dict):
+        fast_key = None
+        if not kwargs and not self.static_argnums:
+            fast_key = self._fast_key(args)
+            compiled = self._fast.get(fast_key) if fast_key is not None else None
+            if compiled is not None:
+                leaves = list(args)
+                if _guards_hold(compiled, leaves):
+                    self._last = compiled
+                    return compiled, leaves
         static = []
         dynamic = list(args)
         for index in self.static_argnums:
@@ -218,15 +230,31 @@ class JitFunction:
             for compiled in variants:
                 if _guards_hold(compiled, leaves):
                     self._last = compiled
+                    if fast_key is not None:
+                        self._fast[fast_key] = compiled
                     return compiled, leaves
         compiled = self._compile(args, kwargs, leaves, treedef, dict(static), key)
         if variants is None:
             variants = self._cache[key] = []
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
+                self._fast.clear()
         variants.append(compiled)
         self._last = compiled
+        if fast_key is not None:
+            self._fast[fast_key] = compiled
         return compiled, leaves
+
+    def _fast_key(self, args: tuple):
+        """The signature of a call whose arguments are all Tensors (None otherwise)."""
+        parts = []
+        for arg in args:
+            if not isinstance(arg, Tensor):
+                return None
+            data = arg._data
+            parts.append((data.shape, data.dtype, arg._requires_grad))
+        return (tuple(parts), _local.grad_enabled, _local.autocast_dtype,
+                None if self.extra_key is None else self.extra_key())
 
     def _compile(self, args, kwargs, leaves, treedef, static: dict, key) -> Compiled:
         start = time.perf_counter()
@@ -364,7 +392,7 @@ def _guards_hold(compiled: Compiled, leaves: list) -> bool:
         if read() != value:
             return False
     for owner, shape, dtype, requires_grad, grad_present in compiled.guards:
-        tensor = _resolve(owner, leaves)
+        tensor = leaves[owner] if owner.__class__ is int else owner
         if isinstance(tensor, ndarray):
             continue
         data = tensor._data

@@ -34,6 +34,8 @@ from ..backend import namespace_of
 from ..nn.parameter import Parameter, ParameterTuple, clear_grad
 from ..tensor import Tensor, _make_tensor
 
+# hyperparameter types compared by value in a compiled step's guard (others by repr)
+_PLAIN_VALUES = frozenset({int, float, bool, str, type(None)})
 
 class _Default:
     """A keyword default that remembers it was not passed (to detect ``lr`` + ``learning_rate``)."""
@@ -489,7 +491,8 @@ class Optimizer:
 
     def _graph_signature(self) -> tuple:
         """What a compiled step depends on besides tensors: hyperparameters, state present."""
-        groups = tuple(tuple((key, repr(value)) for key, value in group.items() if key != "params")
+        groups = tuple(tuple((key, value if value.__class__ in _PLAIN_VALUES else repr(value))
+                             for key, value in group.items() if key != "params")
                        for group in self.param_groups)
         layout = tuple(tuple(sorted(self.state[p])) if p in self.state else ()
                        for group in self.param_groups for p in group["params"])

@@ -46,6 +46,7 @@ def algebraic_simplification(graph: Graph) -> Graph:
         >>> algebraic_simplification(graph).outputs == [x]
         True
     """
+    graph = _transposed_matmuls(graph)
     mapping: dict = {}
     producers: dict = {}
     eqns = []
@@ -61,6 +62,30 @@ def algebraic_simplification(graph: Graph) -> Graph:
         eqns.append(eqn)
         producers[eqn.out] = eqn
     return graph.replace(eqns=eqns, outputs=substitute(graph.outputs, mapping))
+
+
+def _transposed_matmuls(graph: Graph) -> Graph:
+    """``transpose(matmul(a, b))`` of matrices -> ``matmul(b.T, a.T)`` when the product has no
+    other reader: the result comes out contiguous (a weight gradient ``(x.T @ g).T`` becomes
+    ``g.T @ x``, and the transposes of transposes then cancel)."""
+    uses = graph.use_counts()
+    producers: dict = {}
+    eqns = []
+    for eqn in graph.eqns:
+        inner = producers.get(eqn.inputs[0]) if eqn.prim.name == "transpose" else None
+        if inner is not None and inner.prim.name == "matmul" and uses.get(inner.out) == 1 \
+                and eqn.out.ndim == 2 and not inner.params \
+                and all(isinstance(a, Var) and a.ndim == 2 for a in inner.inputs):
+            transpose = eqn.prim
+            left, right = inner.inputs
+            right_t = Var(right.shape[::-1], right.dtype)
+            left_t = Var(left.shape[::-1], left.dtype)
+            eqns.append(Eqn(transpose, [right], right_t, {"axes": (1, 0)}))
+            eqns.append(Eqn(transpose, [left], left_t, {"axes": (1, 0)}))
+            eqn = Eqn(inner.prim, [right_t, left_t], eqn.out, {})
+        eqns.append(eqn)
+        producers[eqn.out] = eqn
+    return graph.replace(eqns=eqns) if len(eqns) != len(graph.eqns) else graph
 
 
 def _same_type(atom: Atom, var: Var) -> bool:
