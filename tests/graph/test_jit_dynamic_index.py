@@ -130,3 +130,27 @@ def test_cross_entropy_with_label_arguments_trains_like_eager():
     for mine, theirs in zip(jit_grads, eager_grads):
         np.testing.assert_allclose(mine.detach().numpy(), theirs.detach().numpy(), rtol=1e-5,
                                    atol=1e-7)
+
+
+def test_sparse_softmax_cross_entropy_with_label_arguments_under_jit():
+    ug.manual_seed(1)
+    net = ug.nn.Dense(4, 3)
+    loss = ug.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    grad_fn = ug.value_and_grad(lambda x, y: loss(net(x), y), None, net.trainable_params())
+    jitted = ug.jit(grad_fn)
+    x = ug.randn(5, 4)
+    for labels in ([0, 1, 2, 1, 0], [2, 2, 1, 0, 0]):
+        y = ug.tensor(labels)
+        (want, want_grads), (got, got_grads) = grad_fn(x, y), jitted(x, y)
+        assert got.item() == pytest.approx(want.item(), rel=1e-6)
+        for mine, theirs in zip(got_grads, want_grads):
+            np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-7)
+    assert jitted.trace_count == 1
+
+
+def test_all_finite_is_part_of_a_jitted_graph():
+    check = ug.jit(lambda grads: ug.amp.all_finite(grads))
+    assert check((ug.ones(2), ug.tensor([1.0, 2.0]))).item() is True
+    assert check((ug.ones(2), ug.tensor([1.0, float("inf")]))).item() is False
+    assert check((ug.ones(2), ug.tensor([float("nan"), 0.0]))).item() is False
+    assert check.trace_count == 1

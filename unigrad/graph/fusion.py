@@ -106,6 +106,9 @@ def _typed(value, dtype: np.dtype) -> str:
     return f"np.{dtype.name}({value!r})"
 
 
+_DISPATCHERS: dict = {}  # kernel source -> numba dispatcher (compiled once per process)
+
+
 class FusedKernel:
     """The ``prim`` of a fused eqn: a body graph, its numba kernel and an op-by-op fallback."""
 
@@ -130,11 +133,16 @@ class FusedKernel:
         return ["# " + line for line in self.body.text().splitlines()]
 
     def compile(self):
+        """The numba dispatcher of this kernel's loop (shared by kernels of the same source,
+        so a retrace or another function with the same loop compiles nothing new)."""
         if self._kernel is None:
-            import numba
-            scope = {"np": np, "_numba": numba}
-            exec(compile(_HELPERS + self.source, "<unigrad fused kernel>", "exec"), scope)  # noqa: S102
-            self._kernel = scope["kernel"]
+            kernel = _DISPATCHERS.get(self.source)
+            if kernel is None:
+                import numba
+                scope = {"np": np, "_numba": numba}
+                exec(compile(_HELPERS + self.source, "<unigrad fused kernel>", "exec"), scope)  # noqa: S102
+                kernel = _DISPATCHERS.setdefault(self.source, scope["kernel"])
+            self._kernel = kernel
         return self._kernel
 
     def __call__(self, *inputs, out=None):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numbers
 
+from .. import _state
 from ..ops.elementwise import abs, where
 from ..ops.nn_losses import _reduce, _reduction, _warn_broadcast
 from ..tensor import Tensor
@@ -294,7 +295,9 @@ class SoftmaxCrossEntropyWithLogits(_Loss):
             if labels.dtype.is_floating_point:
                 raise TypeError(f"{owner}, with sparse=True 'labels' must hold integer class "
                                 f"indices, but got {labels.dtype}")
-            if labels.numel() and (int(labels.min()) < 0 or int(labels.max()) >= shape[-1]):
+            traced = _state.local.trace is not None  # traced labels have no values yet
+            if labels.numel() and not traced and (int(labels.min()) < 0
+                                                  or int(labels.max()) >= shape[-1]):
                 raise ValueError(f"{owner}, 'labels' must be in [0, {shape[-1]}), but got "
                                  f"values in [{int(labels.min())}, {int(labels.max())}]")
         else:
