@@ -1,0 +1,270 @@
+"""MindSpore's gradient transforms, ``jit`` and context over unigrad's.
+
+``grad``/``value_and_grad``/``GradOperation`` are unigrad's (which already
+return MindSpore's structures); this module only makes the values MindSpore
+Tensors: the arguments the user's function sees and every tensor in the
+result. In ``GRAPH_MODE`` a gradient function compiles itself with
+``unigrad.jit``, as MindSpore's does.
+
+Example:
+    >>> import unigrad.compat.mindspore as ms
+    >>> x, y = ms.Tensor(1.0), ms.Tensor(2.0)
+    >>> ms.grad(lambda x, y: x ** 2 + y, grad_position=(0, 1))(x, y)
+    (Tensor(shape=[], dtype=Float32, value= 2), Tensor(shape=[], dtype=Float32, value= 1))
+"""
+
+from __future__ import annotations
+
+import functools
+import numbers
+from collections.abc import Callable
+
+import numpy as np
+
+from ... import _state, context
+from ...graph.jit import jit as _ug_jit
+from ...ops import manual_seed as _manual_seed
+from ...transforms import functional as _functional
+from ...transforms.gradop import GradOperation as _UgGradOperation
+from ...transforms.positions import get_grad as _ug_get_grad
+from ._tensor import to_ms
+
+__all__ = ["grad", "value_and_grad", "get_grad", "GradOperation", "jit", "set_context",
+           "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed"]
+
+GRAPH_MODE = context.GRAPH_MODE
+PYNATIVE_MODE = context.PYNATIVE_MODE
+
+_local = _state.local
+_global = _state.global_state
+
+
+def _ms_arguments(fn: Callable) -> Callable:
+    """``fn`` seeing MindSpore Tensors: the handles a transform or a trace passes in are
+    re-classed before ``fn`` runs, and ``fn``'s results after."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        return to_ms(fn(*to_ms(args), **to_ms(kwargs)))
+    return call
+
+
+def _ms_results(fn: Callable, compile_in_graph_mode: bool = True) -> Callable:
+    """``fn`` returning MindSpore Tensors; in GRAPH_MODE (outside a trace) it runs compiled."""
+    compiled: list = []
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if compile_in_graph_mode and _global.execution_mode == GRAPH_MODE \
+                and _local.trace is None:
+            if not compiled:
+                compiled.append(_ug_jit(fn))
+            return to_ms(compiled[0](*args, **kwargs))
+        return to_ms(fn(*args, **kwargs))
+    return call
+
+
+def grad(fn: Callable, grad_position=0, weights=None, has_aux: bool = False,
+         return_ids: bool = False, sens_param: bool = False) -> Callable:
+    """``mindspore.grad``: the gradient function of ``fn`` (a function or a Cell).
+
+    ``grad_position`` (int or tuple of ints, or None) picks inputs,
+    ``weights`` (a Parameter, a list or a ParameterTuple) picks Parameters;
+    the result nests like MindSpore's: one position -> a bare gradient, a
+    tuple -> a tuple, positions and weights -> ``(input_grads, weight_grads)``.
+    ``has_aux=True`` differentiates the first output only and returns
+    ``(grads, (aux, ...))``. Both None -> ``ValueError``.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> w = ms.Parameter(ms.Tensor([2.0, 3.0]), name="w")
+        >>> f = lambda x: (w * x).sum()
+        >>> ms.grad(f, grad_position=0, weights=[w])(ms.Tensor([1.0, 1.0]))
+        (Tensor(shape=[2], dtype=Float32, value= [2.00000000e+000, 3.00000000e+000]), \
+(Tensor(shape=[2], dtype=Float32, value= [1.00000000e+000, 1.00000000e+000]),))
+        >>> ms.grad(f, grad_position=None, weights=None)
+        Traceback (most recent call last):
+        ...
+        ValueError: `grad_position` and `weight` can not be None at the same time.
+    """
+    inner = _functional.grad(_ms_arguments(fn), grad_position, weights, has_aux, return_ids,
+                             sens_param)
+    return _ms_results(inner)
+
+
+def value_and_grad(fn: Callable, grad_position=0, weights=None, has_aux: bool = False,
+                   return_ids: bool = False, sens_param: bool = False) -> Callable:
+    """``mindspore.value_and_grad``: like :func:`grad`, returning ``(value, grads)`` where
+    ``value`` is everything ``fn`` returned.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> value, g = ms.value_and_grad(lambda x: (x * x).sum())(ms.Tensor([1.0, 2.0]))
+        >>> print(value, g)
+        5.0 [2. 4.]
+    """
+    inner = _functional.value_and_grad(_ms_arguments(fn), grad_position, weights, has_aux,
+                                       return_ids, sens_param)
+    return _ms_results(inner)
+
+
+def get_grad(gradients, identifier):
+    """``mindspore.get_grad``: the gradient of a position (int) or a Parameter in a
+    ``return_ids=True`` result; ``RuntimeError`` when it is not there.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> x, y = ms.Tensor(3.0), ms.Tensor(4.0)
+        >>> grads = ms.grad(lambda x, y: x * y, (0, 1), return_ids=True)(x, y)
+        >>> ms.get_grad(grads, 1)
+        Tensor(shape=[], dtype=Float32, value= 3)
+    """
+    return to_ms(_ug_get_grad(gradients, identifier))
+
+
+class GradOperation(_UgGradOperation):
+    """``mindspore.ops.GradOperation(get_all=False, get_by_list=False, sens_param=False)``.
+
+    ``GradOperation(...)(fn[, weights])(*inputs[, sens])``: the first input's
+    gradient by default; ``get_all`` -> all inputs' (a tuple); ``get_by_list``
+    -> the weights' gradients; both -> ``(input_grads, weight_grads)``.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> from unigrad.compat.mindspore import ops
+        >>> f = lambda x, y: x * y
+        >>> ops.GradOperation(get_all=True)(f)(ms.Tensor(2.0), ms.Tensor(5.0))
+        (Tensor(shape=[], dtype=Float32, value= 5), Tensor(shape=[], dtype=Float32, value= 2))
+    """
+
+    def __call__(self, fn: Callable, weights=None) -> Callable:
+        if not callable(fn):
+            raise TypeError(f"GradOperation: fn must be a callable (a function or a Cell), got "
+                            f"{type(fn).__name__}")
+        return _ms_results(super().__call__(_ms_arguments(fn), weights))
+
+
+def jit(function: Callable | None = None, *args, fn: Callable | None = None, **options):
+    """``mindspore.jit``: compile ``function`` into a graph (``unigrad.jit``).
+
+    Works as ``@ms.jit``, ``@ms.jit(...)`` and ``ms.jit(fn)``, also on a Cell's
+    ``construct``. MindSpore's compile options (``input_signature``,
+    ``capture_mode``, ``jit_level``, ``jit_config``...) are accepted and
+    ignored. Results are MindSpore Tensors.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> @ms.jit
+        ... def f(x):
+        ...     return (x * 2).sum()
+        >>> f(ms.Tensor([1.0, 2.0]))
+        Tensor(shape=[], dtype=Float32, value= 6)
+        >>> ms.jit(capture_mode="ast")(lambda x: x + 1)(ms.Tensor(1.0))
+        Tensor(shape=[], dtype=Float32, value= 2)
+    """
+    if function is None:
+        function = fn
+    if function is None:
+        return lambda f: jit(f, *args, **options)
+    if not callable(function):
+        raise TypeError(f"For 'jit', the argument 'function' must be a function or a Cell, "
+                        f"but got {type(function).__name__}")
+    compiled = _ug_jit(_ms_arguments(function))
+
+    @functools.wraps(function)
+    def call(*call_args, **call_kwargs):
+        return to_ms(compiled(*call_args, **call_kwargs))
+
+    call.compiled = compiled  # type: ignore[attr-defined]
+    return call
+
+
+# ------------------------------------------------------------------------------ context
+
+_CONTEXT_DEFAULTS = {
+    "device_target": "CPU", "device_id": 0, "save_graphs": False, "save_graphs_path": ".",
+    "jit_level": "", "max_call_depth": 1000, "jit_config": None, "pynative_synchronize": False,
+    "enable_graph_kernel": False, "graph_kernel_flags": "", "max_device_memory": "1024GB",
+    "mempool_block_size": "1GB", "print_file_path": "", "deterministic": "OFF",
+    "check_bprop": False, "runtime_num_threads": 30, "enable_compile_cache": False,
+    "compile_cache_path": ".", "memory_optimize_level": "O0", "ascend_config": None,
+    "gpu_config": None, "inter_op_parallel_num": 0, "op_timeout": 900, "enable_reduce_precision":
+    True, "variable_memory_max_size": "0", "reserve_class_name_in_scope": True,
+    "aoe_tune_mode": "", "disable_format_transform": False, "env_config_path": "",
+    "enable_dump": False, "save_dump_path": ".", "debug_level": 0, "support_binary": False,
+}
+_DEVICE_TARGETS = ("CPU", "GPU", "Ascend")
+_context: dict = dict(_CONTEXT_DEFAULTS)
+
+
+def set_context(**kwargs) -> None:
+    """``mindspore.set_context``: ``mode`` switches between ``GRAPH_MODE`` and
+    ``PYNATIVE_MODE``; MindSpore's device and compiler settings
+    (``device_target="CPU"``, ``save_graphs``, ``jit_config``...) are kept for
+    :func:`get_context` and have no other effect. An unknown key is a
+    ``ValueError``.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+        >>> ms.get_context("device_target"), ms.get_context("mode") == ms.PYNATIVE_MODE
+        ('CPU', True)
+    """
+    unknown = sorted(key for key in kwargs if key != "mode" and key not in _CONTEXT_DEFAULTS)
+    if unknown:
+        raise ValueError(f"For 'context.set_context', the keyword argument {unknown[0]} is not "
+                         f"recognized! For detailed usage of 'set_context', please refer to "
+                         f"the MindSpore official website.")
+    target = kwargs.get("device_target")
+    if target is not None and target not in _DEVICE_TARGETS:
+        raise ValueError(f"For 'context.set_context', 'device_target' must be one of "
+                         f"{list(_DEVICE_TARGETS)}, but got {target!r}")
+    if "mode" in kwargs:
+        mode = kwargs["mode"]
+        if isinstance(mode, bool) or mode not in (GRAPH_MODE, PYNATIVE_MODE):
+            raise ValueError(f"For 'context.set_context', the argument 'mode' should be "
+                             f"context.GRAPH_MODE (0) or context.PYNATIVE_MODE (1), but got "
+                             f"{mode!r}.")
+        context.set_context(mode=mode)
+    for key, value in kwargs.items():
+        if key != "mode":
+            _context[key] = value
+
+
+def get_context(attr_key: str):
+    """``mindspore.get_context``: the value of one setting (``"mode"``,
+    ``"device_target"``...); ``ValueError`` for an unknown key."""
+    if attr_key == "mode":
+        return context.get_context("mode")
+    if attr_key not in _context:
+        raise ValueError(f"For 'context.get_context', the argument {attr_key!r} is not "
+                         f"supported.")
+    return _context[attr_key]
+
+
+_seed: list = [None]
+
+
+def set_seed(seed: int) -> None:
+    """``mindspore.set_seed``: seed unigrad's generator and NumPy's global one.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> from unigrad.compat.mindspore import ops
+        >>> ms.set_seed(1); a = ops.randn((2,))
+        >>> ms.set_seed(1); b = ops.randn((2,))
+        >>> bool((a == b).all()), ms.get_seed()
+        (True, 1)
+    """
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"For 'set_seed', the argument 'seed' must be int, but got "
+                        f"{type(seed).__name__}")
+    if seed < 0:
+        raise ValueError(f"For 'set_seed', the argument 'seed' must be >= 0, but got {seed}")
+    _manual_seed(int(seed))
+    np.random.seed(int(seed) % 2 ** 32)
+    _seed[0] = int(seed)
+
+
+def get_seed() -> int | None:
+    """The seed last given to :func:`set_seed` (None if never set)."""
+    return _seed[0]

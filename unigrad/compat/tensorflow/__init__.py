@@ -1,0 +1,128 @@
+"""TensorFlow spelled on unigrad: ``import unigrad.compat.tensorflow as tf``.
+
+``tf.constant``, ``tf.Variable``, ``tf.GradientTape``, ``tf.gradients``,
+``tf.function`` and the math of ``tf``, ``tf.math``, ``tf.nn`` and
+``tf.random`` run on unigrad's engine and return TensorFlow-style tensors
+(``<tf.Tensor: shape=(), dtype=float32, numpy=2.0>``). TensorFlow 1 programs
+(``tf.get_variable``, ``tf.Session``) also run, evaluated eagerly; the same
+names are under ``tf.compat.v1``.
+
+Example:
+    >>> import unigrad.compat.tensorflow as tf
+    >>> w = tf.Variable([1.0, 2.0], name="w")
+    >>> x = tf.constant([3.0, 4.0])
+    >>> with tf.GradientTape() as tape:
+    ...     loss = tf.reduce_sum(tf.square(w * x))
+    >>> tape.gradient(loss, w)
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([18., 64.], dtype=float32)>
+"""
+
+import unigrad as _ug
+from unigrad.backend import DType
+from unigrad.transforms import UnconnectedGradients
+
+from . import math, nn, random
+from ._array_ops import (
+    cast,
+    clip_by_value,
+    concat,
+    expand_dims,
+    eye,
+    fill,
+    gather,
+    identity,
+    linspace,
+    matmul,
+    ones,
+    ones_like,
+    range,
+    rank,
+    reshape,
+    shape,
+    size,
+    squeeze,
+    stack,
+    tile,
+    transpose,
+    unstack,
+    where,
+    zeros,
+    zeros_like,
+)
+from ._tensor import Tensor, Variable, constant, convert_to_tensor
+from ._transforms import GradientTape, custom_gradient, function, gradients, stop_gradient
+from ._v1 import (
+    AUTO_REUSE,
+    InteractiveSession,
+    Session,
+    executing_eagerly,
+    get_default_session,
+    get_variable,
+    global_variables,
+    global_variables_initializer,
+    reset_default_graph,
+    trainable_variables,
+    variables_initializer,
+)
+from .math import (
+    abs,
+    add,
+    add_n,
+    argmax,
+    argmin,
+    cos,
+    cumsum,
+    divide,
+    equal,
+    exp,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    log,
+    logical_and,
+    logical_not,
+    logical_or,
+    maximum,
+    minimum,
+    multiply,
+    negative,
+    not_equal,
+    pow,
+    reduce_all,
+    reduce_any,
+    reduce_logsumexp,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_std,
+    reduce_sum,
+    reduce_variance,
+    round,
+    sigmoid,
+    sign,
+    sin,
+    sqrt,
+    square,
+    subtract,
+    tan,
+    tanh,
+    truediv,
+)
+
+float16 = half = _ug.float16
+float32 = _ug.float32
+float64 = double = _ug.float64
+int8 = _ug.int8
+int16 = _ug.int16
+int32 = _ug.int32
+int64 = _ug.int64
+uint8 = _ug.uint8
+bool = _ug.bool_  # noqa: A001 - TensorFlow's spelling
+
+__all__ = sorted(name for name in dir() if not name.startswith("_"))
+
+from . import compat  # noqa: E402 - tf.compat.v1 re-exports the names above
+
+__all__ = sorted([*__all__, "compat"])

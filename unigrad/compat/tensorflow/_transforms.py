@@ -1,0 +1,219 @@
+"""TensorFlow's differentiation API over unigrad's: ``gradients``, ``GradientTape``,
+``stop_gradient``, ``custom_gradient`` and ``function`` (graph mode via :func:`unigrad.jit`).
+
+Each wraps the engine's transform and hands its fresh results back as
+TensorFlow Tensors.
+
+Example:
+    >>> import unigrad.compat.tensorflow as tf
+    >>> w = tf.Variable(2.0)
+    >>> with tf.GradientTape() as tape:
+    ...     loss = w * w
+    >>> tape.gradient(loss, w)
+    <tf.Tensor: shape=(), dtype=float32, numpy=4.0>
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+import unigrad as ug
+from unigrad.tensor import Tensor as _UgTensor
+from unigrad.transforms import UnconnectedGradients
+from unigrad.transforms.tree import tree_leaves
+
+from ._tensor import Tensor, as_tf, as_tf_tree
+
+__all__ = ["gradients", "GradientTape", "stop_gradient", "custom_gradient", "function",
+           "UnconnectedGradients"]
+
+
+def _leaves(*trees) -> tuple:
+    found = []
+    for tree in trees:
+        if tree is not None:
+            found.extend(leaf for leaf in tree_leaves(tree) if isinstance(leaf, _UgTensor))
+    return tuple(found)
+
+
+def gradients(ys, xs, grad_ys=None, name: str = "gradients", gate_gradients: bool = False,
+              aggregation_method=None, stop_gradients=None,
+              unconnected_gradients=UnconnectedGradients.NONE) -> list:
+    """``tf.gradients``: for each of ``xs``, the derivative of ``sum(ys)`` (a list).
+
+    ``ys`` must have been computed from ``xs``; ``grad_ys`` holds one seed per
+    ``y``. An ``x`` that ``ys`` do not depend on gets None (or zeros with
+    ``unconnected_gradients="zero"``).
+
+    Example:
+        >>> import unigrad.compat.tensorflow as tf
+        >>> a = tf.Variable(1.0)
+        >>> b = a * 3.0
+        >>> tf.gradients([a + b], [a, b])
+        [<tf.Tensor: shape=(), dtype=float32, numpy=4.0>,
+         <tf.Tensor: shape=(), dtype=float32, numpy=1.0>]
+    """
+    grads = ug.gradients(ys, xs, grad_ys=grad_ys, stop_gradients=stop_gradients,
+                         unconnected_gradients=unconnected_gradients)
+    return as_tf_tree(grads, keep=_leaves(ys, xs, grad_ys))
+
+
+class GradientTape(ug.GradientTape):
+    """``tf.GradientTape``: records operations to differentiate them.
+
+    Trainable Variables are watched automatically (unless
+    ``watch_accessed_variables=False``); constants only through :meth:`watch`.
+
+    Example:
+        >>> import unigrad.compat.tensorflow as tf
+        >>> x = tf.constant(3.0)
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = x * x
+        >>> tape.gradient(y, x)
+        <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
+    """
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """Gradients of ``target`` with respect to ``sources`` (with their structure)."""
+        result = super().gradient(target, sources, output_gradients=output_gradients,
+                                  unconnected_gradients=unconnected_gradients)
+        return as_tf_tree(result, keep=_leaves(target, sources, output_gradients))
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor: bool = True):
+        """The Jacobian of ``target`` with respect to each of ``sources``."""
+        result = super().jacobian(target, sources, unconnected_gradients=unconnected_gradients,
+                                  parallel_iterations=parallel_iterations,
+                                  experimental_use_pfor=experimental_use_pfor)
+        return as_tf_tree(result, keep=_leaves(target, sources))
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor: bool = True):
+        """The per-example Jacobian of ``target`` with respect to ``source``."""
+        result = super().batch_jacobian(target, source,
+                                        unconnected_gradients=unconnected_gradients,
+                                        parallel_iterations=parallel_iterations,
+                                        experimental_use_pfor=experimental_use_pfor)
+        return as_tf_tree(result, keep=_leaves(target, source))
+
+
+def stop_gradient(input, name: str | None = None) -> Tensor:
+    """``tf.stop_gradient``: the same value, through which no gradient flows.
+
+    Example:
+        >>> import unigrad.compat.tensorflow as tf
+        >>> w = tf.Variable(2.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = w * tf.stop_gradient(w)
+        >>> tape.gradient(y, w).numpy()
+        np.float32(2.0)
+    """
+    if not isinstance(input, _UgTensor):
+        from ._tensor import constant
+        return constant(input)
+    result = ug.stop_gradient(input)
+    if result is input:
+        result = input.detach()
+    return as_tf(result)
+
+
+def custom_gradient(f: Callable | None = None) -> Callable:
+    """``tf.custom_gradient``: ``f(*x)`` returns ``(y, grad_fn)``; ``grad_fn(dy)`` gives the
+    gradient with respect to each ``x`` (and ``variables``, when ``f`` reads some).
+
+    Example:
+        >>> import unigrad.compat.tensorflow as tf
+        >>> @tf.custom_gradient
+        ... def clip_grad(x):
+        ...     def grad(dy):
+        ...         return tf.clip_by_value(dy, -0.5, 0.5)
+        ...     return tf.identity(x), grad
+        >>> x = tf.constant(1.0)
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = clip_grad(x) * 3.0
+        >>> tape.gradient(y, x)
+        <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
+    """
+    if f is None:
+        return custom_gradient
+    if not callable(f):
+        raise TypeError(f"custom_gradient expects a callable, got {type(f).__name__}")
+    wrapped = ug.custom_gradient(f)
+
+    @functools.wraps(f)
+    def call(*args, **kwargs):
+        return as_tf_tree(wrapped(*args, **kwargs), keep=_leaves(args, kwargs))
+
+    return call
+
+
+class Function:
+    """A ``tf.function``: ``python_function`` compiled by :func:`unigrad.jit`.
+
+    It is traced once per input signature (shapes, dtypes, structure) and
+    replayed afterwards; Variables it reads or assigns are inputs and outputs
+    of the graph. ``experimental_get_tracing_count()`` counts the traces.
+
+    Example:
+        >>> import unigrad.compat.tensorflow as tf
+        >>> @tf.function
+        ... def f(x):
+        ...     return tf.reduce_sum(x * x)
+        >>> f(tf.constant([1.0, 2.0]))
+        <tf.Tensor: shape=(), dtype=float32, numpy=5.0>
+        >>> _ = f(tf.constant([3.0, 4.0])); f.experimental_get_tracing_count()
+        1
+        >>> _ = f(tf.constant([1.0, 2.0, 3.0])); f.experimental_get_tracing_count()
+        2
+    """
+
+    def __init__(self, python_function: Callable, input_signature=None,
+                 jit_compile: bool | None = None, reduce_retracing: bool = False):
+        if not callable(python_function):
+            raise TypeError(f"tf.function expects a callable, got "
+                            f"{type(python_function).__name__}")
+        self.python_function = python_function
+        self.input_signature = input_signature
+        self._compiled = ug.jit(python_function)
+        functools.update_wrapper(self, python_function)
+
+    def __call__(self, *args, **kwargs):
+        result = self._compiled(*args, **kwargs)
+        return as_tf_tree(result, keep=_leaves(args, kwargs))
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        return functools.partial(self.__call__, instance)
+
+    def experimental_get_tracing_count(self) -> int:
+        """How many times the function has been traced (once per new signature)."""
+        return self._compiled.trace_count
+
+    def __repr__(self) -> str:
+        return f"<tf.function {getattr(self.python_function, '__name__', 'function')}>"
+
+
+def function(func: Callable | None = None, input_signature=None, autograph: bool = True,
+             jit_compile: bool | None = None, reduce_retracing: bool = False,
+             experimental_implements=None, experimental_autograph_options=None,
+             experimental_attributes=None, experimental_relax_shapes=None,
+             experimental_compile=None, experimental_follow_type_hints=None):
+    """``tf.function``: compile ``func`` into a graph (:func:`unigrad.jit`), as a decorator with
+    or without arguments. ``autograph`` and the experimental options are accepted and ignored.
+
+    Example:
+        >>> import unigrad.compat.tensorflow as tf
+        >>> @tf.function(jit_compile=True)
+        ... def double(x):
+        ...     return x * 2.0
+        >>> double(tf.constant(1.5)).numpy()
+        np.float32(3.0)
+    """
+    if func is None:
+        return lambda f: Function(f, input_signature, jit_compile, reduce_retracing)
+    return Function(func, input_signature, jit_compile, reduce_retracing)

@@ -1,0 +1,307 @@
+"""TensorFlow 1's graph-style API, evaluated eagerly: ``get_variable``, ``Session``,
+``global_variables_initializer`` and the ``tf.compat.v1`` spelling of ``gradients``.
+
+Values exist as soon as they are computed; ``Session.run`` converts the fetched
+tensors to NumPy arrays in the structure of the fetches, and running an
+initializer sets variables to their initial values.
+
+Example:
+    >>> import unigrad.compat.tensorflow.compat.v1 as tf
+    >>> tf.reset_default_graph()
+    >>> w = tf.get_variable("w", initializer=tf.constant([1.0, 2.0]))
+    >>> y = w * 3.0
+    >>> with tf.Session() as sess:
+    ...     tf.global_variables_initializer().run()
+    ...     sess.run({"y": y, "g": tf.gradients(y, [w])})
+    {'y': array([3., 6.], dtype=float32), 'g': [array([3., 3.], dtype=float32)]}
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import threading
+from collections.abc import Iterator
+
+import numpy as np
+
+import unigrad as ug
+from unigrad.tensor import Tensor as _UgTensor
+from unigrad.transforms import UnconnectedGradients
+
+from . import _transforms
+from ._tensor import Variable, _array_from, _dtype
+
+__all__ = ["AUTO_REUSE", "Session", "InteractiveSession", "get_variable", "get_default_session",
+           "global_variables", "trainable_variables", "global_variables_initializer",
+           "variables_initializer", "reset_default_graph", "gradients", "executing_eagerly",
+           "disable_eager_execution", "enable_eager_execution", "disable_v2_behavior"]
+
+
+class _AutoReuse:
+    def __repr__(self) -> str:
+        return "AUTO_REUSE"
+
+
+#: ``get_variable(..., reuse=AUTO_REUSE)``: return the existing variable or create it.
+AUTO_REUSE = _AutoReuse()
+
+_variables: dict[str, Variable] = {}
+_sessions = threading.local()
+
+
+def _glorot_uniform(shape: tuple, dtype) -> np.ndarray:
+    """TF1's default initializer: uniform in ``+-sqrt(6 / (fan_in + fan_out))``."""
+    if len(shape) == 0:
+        fan_in = fan_out = 1
+    elif len(shape) == 1:
+        fan_in = fan_out = shape[0]
+    elif len(shape) == 2:
+        fan_in, fan_out = shape
+    else:
+        receptive = int(np.prod(shape[:-2]))
+        fan_in, fan_out = shape[-2] * receptive, shape[-1] * receptive
+    limit = math.sqrt(6.0 / max(1.0, (fan_in + fan_out)))
+    sample = ug.rand(*shape, dtype=ug.float64) * (2 * limit) - limit
+    return np.asarray(sample).astype(ug.backend.to_numpy_dtype(dtype))
+
+
+def get_variable(name: str, shape=None, dtype=ug.float32, initializer=None, regularizer=None,
+                 trainable: bool | None = None, collections=None, caching_device=None,
+                 partitioner=None, validate_shape: bool = True, use_resource=None,
+                 custom_getter=None, constraint=None, synchronization=None, aggregation=None,
+                 reuse=None) -> Variable:
+    """``tf.compat.v1.get_variable``: create (or, with ``reuse``, fetch) a named variable.
+
+    Without ``initializer`` a floating-point variable is drawn from the
+    Glorot-uniform distribution (TF1's default), an integer one is zeros; a
+    callable ``initializer(shape, dtype=...)`` or a constant value also works.
+
+    Raises:
+        ValueError: When ``name`` exists and ``reuse`` is not set, does not exist with
+            ``reuse=True``, or neither ``shape`` nor a constant initializer fixes the shape.
+    """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a non-empty str, got {name!r}")
+    existing = _variables.get(name)
+    if existing is not None:
+        if reuse is True or reuse is AUTO_REUSE:
+            return existing
+        raise ValueError(f"Variable {name} already exists, disallowed. Did you mean to set "
+                         "reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
+    if reuse is True:
+        raise ValueError(f"Variable {name} does not exist, or was not created with "
+                         "tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in VarScope?")
+    dtype = _dtype(dtype, "dtype")
+    if shape is not None:
+        shape = tuple(int(n) for n in shape)
+    if initializer is None:
+        if shape is None:
+            raise ValueError(f"The shape of variable {name} must be fully defined: pass shape "
+                             "or a constant initializer")
+        value = _glorot_uniform(shape, dtype) if dtype.is_floating_point \
+            else np.zeros(shape, ug.backend.to_numpy_dtype(dtype))
+    elif callable(initializer) and not isinstance(initializer, _UgTensor):
+        if shape is None:
+            raise ValueError(f"The shape of variable {name} must be fully defined when its "
+                             "initializer is a callable")
+        value = initializer(shape, dtype=dtype)
+    else:
+        if shape is not None and isinstance(initializer, (_UgTensor, np.ndarray, list)):
+            raise ValueError("If initializer is a constant, do not specify shape.")
+        value = initializer
+    array = _array_from(value, dtype)
+    if shape is not None and array.shape != shape:
+        if array.size != 1:
+            raise ValueError(f"initializer for variable {name} has shape {array.shape}, "
+                             f"expected {shape}")
+        array = np.broadcast_to(array.reshape(()), shape).copy()
+    variable = Variable(array, trainable=True if trainable is None else trainable, name=name)
+    _variables[name] = variable
+    return variable
+
+
+def global_variables() -> list:
+    """The variables made by :func:`get_variable`, in creation order."""
+    return list(_variables.values())
+
+
+def trainable_variables() -> list:
+    """The trainable variables made by :func:`get_variable`."""
+    return [v for v in _variables.values() if v.trainable]
+
+
+def reset_default_graph() -> None:
+    """Forget every variable made by :func:`get_variable` (their names become free)."""
+    _variables.clear()
+
+
+class _InitializerOp:
+    """An initializer operation: running it sets its variables to their initial values."""
+
+    def __init__(self, variables: list, name: str):
+        self._variables = list(variables)
+        self.name = name
+
+    def _execute(self) -> None:
+        for variable in self._variables:
+            variable.initialize()
+
+    def run(self, feed_dict=None, session: Session | None = None) -> None:
+        """Run in ``session`` or the default session (``with tf.Session():``).
+
+        Raises:
+            ValueError: When there is no session to run in.
+        """
+        if session is None:
+            session = get_default_session()
+        if session is None:
+            raise ValueError("Cannot execute operation using `run()`: No default session is "
+                             "registered. Use `with sess.as_default():` or pass an explicit "
+                             "session to `run(session=sess)`")
+        session.run(self, feed_dict=feed_dict)
+
+    def __repr__(self) -> str:
+        return f"<tf.Operation '{self.name}' type=NoOp>"
+
+
+def global_variables_initializer() -> _InitializerOp:
+    """An op that initializes every variable made by :func:`get_variable`."""
+    return _InitializerOp(global_variables(), "init")
+
+
+def variables_initializer(var_list, name: str = "init") -> _InitializerOp:
+    """An op that initializes the variables in ``var_list``."""
+    var_list = list(var_list)
+    for index, item in enumerate(var_list):
+        if not isinstance(item, Variable):
+            raise TypeError(f"var_list[{index}] must be a Variable, got {type(item).__name__}")
+    return _InitializerOp(var_list, name)
+
+
+def _stack() -> list:
+    if not hasattr(_sessions, "stack"):
+        _sessions.stack = []
+    return _sessions.stack
+
+
+def get_default_session() -> Session | None:
+    """The innermost session entered with ``with`` or ``as_default()`` in this thread."""
+    stack = _stack()
+    return stack[-1] if stack else None
+
+
+class Session:
+    """``tf.compat.v1.Session``: ``run(fetches)`` returns NumPy values of the fetched tensors
+    in the structure of ``fetches``. Used as a context manager it is the default session
+    and is closed on exit.
+
+    Example:
+        >>> import unigrad.compat.tensorflow.compat.v1 as tf
+        >>> with tf.Session() as sess:
+        ...     sess.run((tf.constant(1.0), [tf.constant([2, 3])]))
+        (np.float32(1.0), [array([2, 3], dtype=int32)])
+    """
+
+    def __init__(self, target: str = "", graph=None, config=None):
+        self._closed = False
+
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        """Evaluate ``fetches`` (a tensor, an op, or a list/tuple/dict of them).
+
+        Raises:
+            RuntimeError: When the session is closed.
+            TypeError: For a fetch that is neither a tensor nor an operation.
+            NotImplementedError: For a non-empty ``feed_dict`` (there are no placeholders).
+        """
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        if feed_dict:
+            raise NotImplementedError("feed_dict is not supported: unigrad evaluates eagerly, "
+                                      "so there are no placeholders to feed; compute the values "
+                                      "from tensors directly")
+        return self._fetch(fetches)
+
+    def _fetch(self, fetch):
+        if isinstance(fetch, _InitializerOp):
+            fetch._execute()
+            return None
+        if isinstance(fetch, _UgTensor):
+            array = np.array(ug.backend.to_numpy(fetch._data))
+            return array[()] if array.ndim == 0 else array
+        if isinstance(fetch, list):
+            return [self._fetch(item) for item in fetch]
+        if isinstance(fetch, tuple):
+            values = [self._fetch(item) for item in fetch]
+            return type(fetch)(*values) if hasattr(fetch, "_fields") else tuple(values)
+        if isinstance(fetch, dict):
+            return type(fetch)((key, self._fetch(value)) for key, value in fetch.items())
+        raise TypeError(f"Fetch argument {fetch!r} has invalid type {type(fetch)}, must be a "
+                        "string or Tensor. (Can not convert a "
+                        f"{type(fetch).__name__} into a Tensor or Operation.)")
+
+    def close(self) -> None:
+        """Close the session; later ``run`` calls raise."""
+        self._closed = True
+
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[Session]:
+        """Make this the default session inside the block (without closing it)."""
+        stack = _stack()
+        stack.append(self)
+        try:
+            yield self
+        finally:
+            stack.remove(self)
+
+    def __enter__(self) -> Session:
+        _stack().append(self)
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        stack = _stack()
+        if self in stack:
+            stack.remove(self)
+        self.close()
+        return False
+
+
+class InteractiveSession(Session):
+    """A session that installs itself as the default session on creation."""
+
+    def __init__(self, target: str = "", graph=None, config=None):
+        super().__init__(target, graph, config)
+        _stack().append(self)
+
+    def close(self) -> None:
+        stack = _stack()
+        if self in stack:
+            stack.remove(self)
+        super().close()
+
+
+def gradients(ys, xs, grad_ys=None, name: str = "gradients",
+              colocate_gradients_with_ops: bool = False, gate_gradients: bool = False,
+              aggregation_method=None, stop_gradients=None,
+              unconnected_gradients=UnconnectedGradients.NONE) -> list:
+    """``tf.compat.v1.gradients`` (TF1's argument order): see ``tf.gradients``."""
+    return _transforms.gradients(ys, xs, grad_ys=grad_ys, stop_gradients=stop_gradients,
+                                 unconnected_gradients=unconnected_gradients)
+
+
+def executing_eagerly() -> bool:
+    """Always True: unigrad computes every value when its op runs."""
+    return True
+
+
+def disable_eager_execution() -> None:
+    """Accepted for TF1 programs; values are still computed eagerly and ``Session.run`` reads
+    them, which gives the same results for code without placeholders."""
+
+
+def enable_eager_execution(config=None, device_policy=None, execution_mode=None) -> None:
+    """Accepted for TF1 programs; execution is always eager."""
+
+
+def disable_v2_behavior() -> None:
+    """Accepted for TF1 programs; see :func:`disable_eager_execution`."""

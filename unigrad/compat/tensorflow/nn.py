@@ -1,0 +1,120 @@
+"""``tf.nn``: activations and the common losses with TensorFlow's argument names.
+
+Example:
+    >>> import unigrad.compat.tensorflow as tf
+    >>> tf.nn.relu(tf.constant([-1.0, 2.0])).numpy().tolist()
+    [0.0, 2.0]
+    >>> tf.nn.softmax(tf.constant([0.0, 0.0])).numpy().tolist()
+    [0.5, 0.5]
+"""
+
+from __future__ import annotations
+
+import unigrad as ug
+import unigrad.nn.functional as F
+
+from ._tensor import Tensor
+from .math import _operand, _pair, _ret, sigmoid, softplus, tanh
+
+__all__ = ["relu", "relu6", "sigmoid", "tanh", "softplus", "softmax", "log_softmax", "elu",
+           "leaky_relu", "gelu", "silu", "swish", "l2_loss",
+           "sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits"]
+
+
+def relu(features, name: str | None = None) -> Tensor:
+    """``tf.nn.relu``: ``max(features, 0)``."""
+    x = _operand(features, "features")
+    return _ret(ug.relu(x), x)
+
+
+def relu6(features, name: str | None = None) -> Tensor:
+    """``tf.nn.relu6``: ``min(max(features, 0), 6)``."""
+    x = _operand(features, "features")
+    return _ret(F.hardtanh(x, 0.0, 6.0), x)
+
+
+def _softmax_like(op, logits, axis) -> Tensor:
+    x = _operand(logits, "logits")
+    return _ret(op(x, dim=-1 if axis is None else int(axis)), x)
+
+
+def softmax(logits, axis: int | None = None, name: str | None = None) -> Tensor:
+    """``tf.nn.softmax`` along ``axis`` (default: the last)."""
+    return _softmax_like(ug.softmax, logits, axis)
+
+
+def log_softmax(logits, axis: int | None = None, name: str | None = None) -> Tensor:
+    """``tf.nn.log_softmax`` along ``axis`` (default: the last)."""
+    return _softmax_like(ug.log_softmax, logits, axis)
+
+
+def elu(features, name: str | None = None) -> Tensor:
+    """``tf.nn.elu``: ``features`` if positive else ``exp(features) - 1``."""
+    x = _operand(features, "features")
+    return _ret(F.elu(x), x)
+
+
+def leaky_relu(features, alpha: float = 0.2, name: str | None = None) -> Tensor:
+    """``tf.nn.leaky_relu``: ``features`` if positive else ``alpha * features``."""
+    x = _operand(features, "features")
+    return _ret(F.leaky_relu(x, alpha), x)
+
+
+def gelu(features, approximate: bool = False, name: str | None = None) -> Tensor:
+    """``tf.nn.gelu`` (exact, or the tanh approximation)."""
+    x = _operand(features, "features")
+    return _ret(F.gelu(x, approximate="tanh" if approximate else "none"), x)
+
+
+def silu(features, beta: float = 1.0, name: str | None = None) -> Tensor:
+    """``tf.nn.silu`` (``swish``): ``features * sigmoid(beta * features)``."""
+    x = _operand(features, "features")
+    return _ret(F.silu(x) if beta == 1.0 else x * ug.sigmoid(x * beta), x)
+
+
+swish = silu
+
+
+def l2_loss(t, name: str | None = None) -> Tensor:
+    """``tf.nn.l2_loss``: ``sum(t ** 2) / 2``.
+
+    Example:
+        >>> import unigrad.compat.tensorflow as tf
+        >>> tf.nn.l2_loss(tf.constant([1.0, 2.0])).numpy()
+        np.float32(2.5)
+    """
+    x = _operand(t, "t")
+    return _ret((x * x).sum() * 0.5, x)
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name: str | None = None) -> Tensor:
+    """``tf.nn.sigmoid_cross_entropy_with_logits``: elementwise logistic loss (no reduction).
+
+    Raises:
+        ValueError: When ``labels`` or ``logits`` is missing or their shapes differ.
+    """
+    if labels is None or logits is None:
+        raise ValueError("Both labels and logits must be provided.")
+    logits, labels = _pair(logits, labels)
+    if tuple(labels.shape) != tuple(logits.shape):
+        raise ValueError(f"logits and labels must have the same shape ({tuple(logits.shape)} vs "
+                         f"{tuple(labels.shape)})")
+    return _ret(F.binary_cross_entropy_with_logits(logits, labels, reduction="none"),
+                logits, labels)
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis: int = -1,
+                                      name: str | None = None) -> Tensor:
+    """``tf.nn.softmax_cross_entropy_with_logits``: ``-sum(labels * log_softmax(logits))``
+    along ``axis``, one loss per example.
+
+    Example:
+        >>> import unigrad.compat.tensorflow as tf
+        >>> loss = tf.nn.softmax_cross_entropy_with_logits(
+        ...     labels=[[0.0, 1.0]], logits=tf.constant([[0.0, 0.0]]))
+        >>> round(float(loss[0]), 4)
+        0.6931
+    """
+    logits, labels = _pair(logits, labels)
+    return _ret(-(labels * ug.log_softmax(logits, dim=int(axis))).sum(int(axis)), logits, labels)
+

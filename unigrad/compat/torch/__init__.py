@@ -1,0 +1,327 @@
+"""PyTorch spelled on unigrad: ``import unigrad.compat.torch as torch``.
+
+unigrad's own :class:`~unigrad.Tensor` already follows PyTorch (its repr,
+``.grad``, ``backward``, hooks), so ``torch.tensor``, ``torch.Tensor`` and the
+math functions here *are* the unigrad objects; this package only gathers them
+under PyTorch's names, together with ``torch.autograd``, ``torch.nn``
+(``torch.nn.functional``, ``torch.nn.init``), ``torch.optim`` and
+``torch.func``. Names PyTorch does not have are not exported, so a typo fails
+with the usual ``AttributeError`` naming it.
+
+Example:
+    >>> import unigrad.compat.torch as torch
+    >>> x = torch.tensor(2., requires_grad=True)
+    >>> y = torch.tensor(3., requires_grad=True)
+    >>> z = x * x * y
+    >>> z.backward()
+    >>> print(x.grad, y.grad)
+    tensor(12.) tensor(4.)
+    >>> torch.autograd.grad(torch.sin(x) * y, x)
+    (tensor(-1.2484),)
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import unigrad as _ug
+from unigrad import linalg
+from unigrad.autograd import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from unigrad.backend import Device as device
+from unigrad.backend import DType as dtype
+from unigrad.ops import (
+    abs,
+    absolute,
+    add,
+    all,
+    amax,
+    amin,
+    any,
+    arange,
+    argmax,
+    argmin,
+    as_tensor,
+    bmm,
+    broadcast_to,
+    cat,
+    ceil,
+    chunk,
+    clamp,
+    clip,
+    clone,
+    concat,
+    concatenate,
+    conv1d,
+    conv2d,
+    cos,
+    count_nonzero,
+    cumsum,
+    det,
+    div,
+    divide,
+    dot,
+    einsum,
+    empty,
+    empty_like,
+    eq,
+    erf,
+    exp,
+    expm1,
+    eye,
+    flatten,
+    flip,
+    floor,
+    floor_divide,
+    fmod,
+    from_dlpack,
+    from_numpy,
+    full,
+    full_like,
+    gather,
+    ge,
+    greater,
+    greater_equal,
+    gt,
+    index_select,
+    inverse,
+    isfinite,
+    isinf,
+    isnan,
+    le,
+    lerp,
+    less,
+    less_equal,
+    linspace,
+    log,
+    log1p,
+    log_softmax,
+    logaddexp,
+    logdet,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    logsumexp,
+    lt,
+    manual_seed,
+    masked_fill,
+    matmul,
+    max,
+    maximum,
+    mean,
+    min,
+    minimum,
+    mm,
+    moveaxis,
+    movedim,
+    mul,
+    multiply,
+    mv,
+    narrow,
+    ne,
+    neg,
+    negative,
+    norm,
+    not_equal,
+    ones,
+    ones_like,
+    outer,
+    permute,
+    pow,
+    prod,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    ravel,
+    reciprocal,
+    relu,
+    remainder,
+    repeat_interleave,
+    reshape,
+    round,
+    rsqrt,
+    scatter_add,
+    select,
+    sigmoid,
+    sign,
+    sin,
+    slogdet,
+    softmax,
+    split,
+    sqrt,
+    square,
+    squeeze,
+    stack,
+    std,
+    sub,
+    subtract,
+    sum,
+    swapaxes,
+    swapdims,
+    t,
+    take,
+    tan,
+    tanh,
+    tensor,
+    tile,
+    transpose,
+    tril,
+    triu,
+    true_divide,
+    trunc,
+    unbind,
+    unsqueeze,
+    var,
+    where,
+    zeros,
+    zeros_like,
+)
+from unigrad.tensor import Tensor
+
+from . import autograd, func, nn, optim
+
+float16 = half = _ug.float16
+float32 = float = _ug.float32  # noqa: A001 - PyTorch's spelling
+float64 = double = _ug.float64
+int8 = _ug.int8
+int16 = short = _ug.int16
+int32 = int = _ug.int32  # noqa: A001
+int64 = long = _ug.int64
+uint8 = _ug.uint8
+bool = _ug.bool_  # noqa: A001
+
+
+def is_tensor(obj: object) -> builtins.bool:
+    """True when ``obj`` is a Tensor (``torch.is_tensor``).
+
+    Example:
+        >>> import unigrad.compat.torch as torch
+        >>> torch.is_tensor(torch.ones(2)), torch.is_tensor([1.0])
+        (True, False)
+    """
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input: Tensor) -> builtins.bool:
+    """True when ``input`` has a floating-point dtype (``torch.is_floating_point``)."""
+    _check_tensor(input, "input", "is_floating_point")
+    return input.is_floating_point()
+
+
+def numel(input: Tensor) -> builtins.int:
+    """The number of elements of ``input`` (``torch.numel``).
+
+    Example:
+        >>> import unigrad.compat.torch as torch
+        >>> torch.numel(torch.zeros(2, 3))
+        6
+    """
+    _check_tensor(input, "input", "numel")
+    return input.numel()
+
+
+def get_default_dtype() -> dtype:
+    """The dtype of floating-point tensors made from Python floats: ``torch.float32``."""
+    return float32
+
+
+def equal(input: Tensor, other: Tensor) -> builtins.bool:
+    """True when both tensors have the same shape and elements (``torch.equal``).
+
+    Example:
+        >>> import unigrad.compat.torch as torch
+        >>> torch.equal(torch.tensor([1., 2.]), torch.tensor([1., 2.]))
+        True
+        >>> torch.equal(torch.tensor([1., 2.]), torch.tensor([1., 3.]))
+        False
+    """
+    _check_tensor(input, "input", "equal")
+    _check_tensor(other, "other", "equal")
+    if input.shape != other.shape:
+        return False
+    return builtins.bool(np.array_equal(np.asarray(input), np.asarray(other)))
+
+
+def isclose(input: Tensor, other, rtol: builtins.float = 1e-05,
+            atol: builtins.float = 1e-08, equal_nan: builtins.bool = False) -> Tensor:
+    """Elementwise ``|input - other| <= atol + rtol * |other|`` (``torch.isclose``), a bool tensor.
+
+    Example:
+        >>> import unigrad.compat.torch as torch
+        >>> torch.isclose(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.1]))
+        tensor([ True, False])
+    """
+    _check_tensor(input, "input", "isclose")
+    with no_grad():
+        a = input.detach()
+        b = other.detach() if isinstance(other, Tensor) else as_tensor(other, dtype=a.dtype)
+        close = le(abs(a - b), atol + rtol * abs(b)) | eq(a, b)
+        if equal_nan:
+            close = close | (isnan(a) & isnan(b))
+    return close
+
+
+def allclose(input: Tensor, other, rtol: builtins.float = 1e-05,
+             atol: builtins.float = 1e-08, equal_nan: builtins.bool = False) -> builtins.bool:
+    """True when every element of ``input`` is close to ``other`` (``torch.allclose``).
+
+    Example:
+        >>> import unigrad.compat.torch as torch
+        >>> torch.allclose(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0 + 1e-7]))
+        True
+    """
+    return builtins.bool(isclose(input, other, rtol, atol, equal_nan).all())
+
+
+def compile(model: Callable | None = None, *, fullgraph: builtins.bool = False,  # noqa: A001
+            dynamic: builtins.bool | None = None, backend: str | Callable = "inductor",
+            mode: str | None = None, options: dict | None = None,
+            disable: builtins.bool = False) -> Any:
+    """``torch.compile``: compile ``model`` (a function or Module) with :func:`unigrad.jit`.
+
+    ``backend``, ``mode``, ``options``, ``fullgraph`` and ``dynamic`` are
+    accepted and ignored (unigrad has one compiler); ``disable=True`` returns
+    ``model`` unchanged. Without ``model`` it returns a decorator.
+
+    Example:
+        >>> import unigrad.compat.torch as torch
+        >>> @torch.compile(mode="reduce-overhead")
+        ... def f(x):
+        ...     return torch.relu(x) * 2 + 1
+        >>> f(torch.tensor([-0.5, 1.0]))
+        tensor([1., 3.])
+    """
+    if mode is not None and not isinstance(mode, str):
+        raise TypeError(f"torch.compile: mode must be a str or None, got {type(mode).__name__}")
+    if model is None:
+        return lambda m: compile(m, fullgraph=fullgraph, dynamic=dynamic, backend=backend,
+                                 mode=mode, options=options, disable=disable)
+    if not callable(model):
+        raise TypeError(f"torch.compile: model must be a callable (a function or Module), got "
+                        f"{type(model).__name__}")
+    if disable:
+        return model
+    return _ug.jit(model)
+
+
+def _check_tensor(value: object, name: str, function: str) -> None:
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{function}(): argument '{name}' must be Tensor, not "
+                        f"{type(value).__name__}")
+
+
+__all__ = sorted(name for name in dir() if not name.startswith("_") and name not in {
+    "annotations", "Any", "Callable", "np", "builtins"})

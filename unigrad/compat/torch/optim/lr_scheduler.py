@@ -1,0 +1,29 @@
+"""``torch.optim.lr_scheduler``: learning-rate schedules (:mod:`unigrad.optim.lr_scheduler`'s).
+
+Example:
+    >>> import unigrad.compat.torch as torch
+    >>> w = torch.tensor(1.0, requires_grad=True)
+    >>> opt = torch.optim.SGD([w], lr=1.0)
+    >>> sched = torch.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+    >>> opt.step(); sched.step()
+    >>> sched.get_last_lr()
+    [0.5]
+"""
+
+from unigrad.optim.lr_scheduler import (
+    ConstantLR,
+    CosineAnnealingLR,
+    ExponentialLR,
+    LambdaLR,
+    LinearLR,
+    LRScheduler,
+    MultiplicativeLR,
+    MultiStepLR,
+    PolynomialLR,
+    SequentialLR,
+    StepLR,
+)
+
+__all__ = ["ConstantLR", "CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR",
+           "LinearLR", "MultiStepLR", "MultiplicativeLR", "PolynomialLR", "SequentialLR",
+           "StepLR"]
