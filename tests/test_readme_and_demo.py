@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 CI_SCRIPT = ROOT / ".ci" / "run"
 
-DEMO_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -q . && .venv/bin/python -m unigrad"
+DEMO_COMMAND = ('python3 -m venv .venv && .venv/bin/pip install -q ".[demo]" '
+                "&& .venv/bin/python -m unigrad demo")
 TEST_COMMAND = ('python3 -m venv .venv-test && .venv-test/bin/pip install -q ".[test]" '
                 "&& .venv-test/bin/python -m pytest")
 
@@ -74,7 +75,7 @@ def test_readme_performance_table_is_filled_in():
 
 
 def test_demo_prints_the_seed_gradients_and_a_falling_loss():
-    result = run_demo()
+    result = run_demo("tour")
     assert result.returncode == 0, result.stderr
     output = result.stdout
     assert "z.backward()                -> dz/dx = 12, dz/dy = 4" in output
@@ -94,16 +95,28 @@ def test_demo_prints_the_seed_gradients_and_a_falling_loss():
     assert float(final.group(2)) == pytest.approx(0.5, abs=1e-3)
 
 
-def test_demo_options():
+def test_demo_options(tmp_path):
     help_result = run_demo("--help")
     assert help_result.returncode == 0
     assert "usage: python -m unigrad" in help_result.stdout
-    assert "--steps" in help_result.stdout
+    for name in ("pinn", "digits", "dialects"):
+        assert f"\n  {name} " in help_result.stdout
 
-    short = run_demo("demo", "--steps", "1")
+    short = run_demo("tour", "--steps", "1")
     assert short.returncode == 0, short.stderr
     assert re.search(r"final\s+loss 1\.32e\+00\s+w 1\.1000\s+b 0\.5000", short.stdout)
 
-    bad = run_demo("--steps", "-1")
+    bad = run_demo("tour", "--steps", "-1")
     assert bad.returncode == 2
-    assert "--steps must be >= 0" in bad.stderr
+    assert "argument --steps: expected a non-negative integer, got '-1'" in bad.stderr
+
+    unknown = run_demo("demo", "sudoku")
+    assert unknown.returncode == 2
+    assert "invalid choice: 'sudoku' (choose from pinn, digits, dialects)" in unknown.stderr
+
+    for module in ("matplotlib", "tqdm", "sklearn"):
+        pytest.importorskip(module)
+    quick = run_demo("demo", "pinn", "--quick", "--out", str(tmp_path))
+    assert quick.returncode == 0, quick.stderr
+    assert "pinn: mode" in quick.stdout
+    assert (tmp_path / "pinn.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,10 +1,27 @@
-"""Command line entry point: ``python -m unigrad`` runs a short gradient walkthrough.
+"""Command line: ``unigrad demo [NAME ...]`` runs the demos, ``unigrad tour`` a short walkthrough.
 
-The walkthrough touches the tape API end to end: ``Tensor.backward``,
-``ug.autograd.grad`` (and the same gradient by ``ug.grad`` and
-``ug.GradientTape``), a second derivative through ``create_graph=True`` and a
-tiny least-squares fit by gradient descent. Every number it prints is
-deterministic, so the test suite checks them.
+``python -m unigrad`` and the console script ``unigrad`` are the same
+program. Commands:
+
+``demo [NAME ...] [--quick] [--jit] [--out DIR] [--seed N] [--no-progress]``
+    Run the demos of :mod:`unigrad.demos` (``pinn``, ``digits``,
+    ``dialects``; all three, in that order, when no NAME is given). Each shows
+    a progress bar on stderr, prints a summary table and the path of every PNG
+    it wrote to ``--out`` (default ``unigrad-demo-output/`` in the current
+    directory, created if missing). ``--quick`` runs each in a few seconds;
+    ``--jit`` also trains pinn and digits under ``ug.jit`` and reports the
+    speed-up over eager mode. Needs the ``[demo]`` extra (matplotlib, tqdm,
+    scikit-learn): without it the command names ``pip install
+    "unigrad[demo]"`` and exits with status 1.
+``tour [--steps N] [--learning-rate LR]``
+    A short printed walkthrough of the tape API: the seed example ``z = x *
+    x * y`` in three dialects, a second derivative through
+    ``create_graph=True`` and a least-squares fit by gradient descent.
+
+With no command, ``python -m unigrad`` runs ``demo`` with its defaults. A bad
+demo name or option value is an argparse error (usage on stderr, status 2).
+:func:`main` takes the argument list and returns the exit status, so it can
+be called in-process.
 
 Example:
     >>> from unigrad.cli import least_squares_example
@@ -14,6 +31,8 @@ Example:
        final     loss 1.32e+00  w 1.1000  b 0.5000
     >>> round(weight, 4), round(bias, 4)
     (1.1, 0.5)
+    >>> main(["demo", "sudoku"])  # the usage and the error go to stderr
+    2
 """
 
 from __future__ import annotations
@@ -21,23 +40,103 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import unigrad as ug
 
+from .demos import (
+    DEMOS,
+    DemoDependencyError,
+    DemoOptions,
+    describe,
+    require_demo_dependencies,
+    run_demos,
+)
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser for ``python -m unigrad``."""
+DEFAULT_OUT = Path("unigrad-demo-output")
+
+
+def _demo_name(value: str) -> str:
+    if value not in DEMOS:
+        raise argparse.ArgumentTypeError(
+            f"invalid choice: {value!r} (choose from {', '.join(DEMOS)})")
+    return value
+
+
+def _non_negative_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value!r}") \
+            from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value!r}")
+    return number
+
+
+def _positive_float(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {value!r}") from None
+    if not number > 0 or number == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {value!r}")
+    return number
+
+
+def _output_folder(value: str) -> Path:
+    path = Path(value)
+    if not value:
+        raise argparse.ArgumentTypeError("expected a folder path, got an empty string")
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{value!r} exists and is not a folder")
+    return path
+
+
+def build_parser(prog: str = "unigrad") -> argparse.ArgumentParser:
+    """Return the argument parser of ``unigrad`` (``prog`` is the name shown in usage lines)."""
+    demos_help = f"demos:\n{describe()}"
     parser = argparse.ArgumentParser(
-        prog="python -m unigrad",
-        description="unigrad demo: a short walkthrough of reverse-mode gradients on the tape.",
+        prog=prog,
+        description="unigrad: one NumPy autodiff engine that speaks PyTorch, TensorFlow and "
+                    "MindSpore. With no command, runs `demo`.",
+        epilog=f"{demos_help}\n\nrun `{prog} demo --help` for the demo options",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("command", nargs="?", default="demo", choices=["demo"],
-                        help="what to run (default: demo)")
-    parser.add_argument("--steps", type=int, default=60,
-                        help="gradient-descent steps of the least-squares fit (default: 60)")
-    parser.add_argument("--learning-rate", type=float, default=0.5,
-                        help="step size of the least-squares fit (default: 0.5)")
     parser.add_argument("--version", action="version", version=f"unigrad {ug.__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="{demo,tour}")
+
+    demo = commands.add_parser(
+        "demo", help="run the demos (progress bar, summary table, plots)",
+        description="Run the unigrad demos: each trains or differentiates a small model, "
+                    "prints a summary table and writes a PNG plot.",
+        epilog=f"{demos_help}\n\nThe demos need the [demo] extra: pip install \"unigrad[demo]\"",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    demo.add_argument("names", nargs="*", metavar="NAME", type=_demo_name,
+                      help=f"demos to run, any of {', '.join(DEMOS)} (default: all, in that "
+                           f"order)")
+    demo.add_argument("--quick", action="store_true",
+                      help="small settings: each demo runs in a few seconds")
+    demo.add_argument("--jit", action="store_true",
+                      help="also train pinn and digits under ug.jit (graph mode) and report the "
+                           "speed-up over eager mode")
+    demo.add_argument("--out", type=_output_folder, default=DEFAULT_OUT, metavar="DIR",
+                      help=f"folder for the PNG plots, created if missing (default: "
+                           f"./{DEFAULT_OUT}/)")
+    demo.add_argument("--seed", type=_non_negative_int, default=0, metavar="N",
+                      help="random seed of the initial weights and data order (default: 0)")
+    demo.add_argument("--no-progress", dest="progress", action="store_false",
+                      help="do not draw progress bars on stderr")
+
+    tour = commands.add_parser(
+        "tour", help="print a short walkthrough of the tape API",
+        description="A short walkthrough of reverse-mode gradients on the tape: seed example, "
+                    "second derivative, least-squares fit.")
+    tour.add_argument("--steps", type=_non_negative_int, default=60, metavar="N",
+                      help="gradient-descent steps of the least-squares fit (default: 60)")
+    tour.add_argument("--learning-rate", type=_positive_float, default=0.5, metavar="LR",
+                      help="step size of the least-squares fit (default: 0.5)")
     return parser
 
 
@@ -109,7 +208,7 @@ def least_squares_example(steps: int, learning_rate: float) -> tuple[float, floa
     return weight.item(), bias.item(), loss_value
 
 
-def run_demo(steps: int, learning_rate: float) -> None:
+def run_tour(steps: int, learning_rate: float) -> None:
     """Print the whole walkthrough."""
     print(f"unigrad {ug.__version__}: reverse-mode autodiff on NumPy, in PyTorch, MindSpore "
           f"and TensorFlow spelling")
@@ -121,11 +220,36 @@ def run_demo(steps: int, learning_rate: float) -> None:
     least_squares_example(steps, learning_rate)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Parse ``argv`` (default: ``sys.argv[1:]``), run the command, return the exit status."""
-    arguments = build_parser().parse_args(argv)
-    if arguments.steps < 0:
-        print("--steps must be >= 0", file=sys.stderr)
-        return 2
-    run_demo(arguments.steps, arguments.learning_rate)
+def main(argv: Sequence[str] | None = None, prog: str = "unigrad") -> int:
+    """Parse ``argv`` (default: ``sys.argv[1:]``), run the command, return the exit status.
+
+    0: success; 1: the demo dependencies are missing or the output folder
+    cannot be written; 2: bad arguments (argparse prints the usage and the
+    error on stderr).
+    """
+    parser = build_parser(prog)
+    try:
+        arguments = parser.parse_args(argv)
+    except SystemExit as exit_request:  # --help, --version and usage errors
+        return exit_request.code if isinstance(exit_request.code, int) else 2
+    if arguments.command == "tour":
+        run_tour(arguments.steps, arguments.learning_rate)
+        return 0
+    if arguments.command is None:  # bare `unigrad`: the demos with their defaults
+        arguments = parser.parse_args(["demo"])
+    names = list(dict.fromkeys(arguments.names)) or list(DEMOS)
+    options = DemoOptions(quick=arguments.quick, jit=arguments.jit, out=arguments.out,
+                          seed=arguments.seed, progress=arguments.progress)
+    try:
+        require_demo_dependencies()
+    except DemoDependencyError as error:
+        print(f"{prog} demo: error: {error}", file=sys.stderr)
+        return 1
+    try:
+        options.out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"{prog} demo: error: cannot create the output folder {str(options.out)!r}: "
+              f"{error.strerror or error}", file=sys.stderr)
+        return 1
+    run_demos(names, options)
     return 0
