@@ -389,4 +389,8 @@ def test_lower_shows_graph_source_and_dot():
     lowered.raw_graph.verify()
     assert len(lowered.raw_graph.eqns) > len(lowered.graph.eqns)
     assert lowered.report.total_seconds > 0 and "traced" in str(lowered.report)
+    assert lowered.report.first_run_seconds is None  # lowering does not run the code
+    f(ug.ones(3))
+    assert lowered.report.first_run_seconds > 0
+    assert "first run" in str(lowered.report)
     assert f.graph is lowered.graph
