@@ -9,7 +9,7 @@ Example:
     (tensor(12.), tensor(4.))
 """
 
-from . import amp, autograd, backend, graph, io, linalg, nn, ops, optim, transforms, viz
+from . import amp, autograd, backend, func, graph, io, linalg, nn, ops, optim, transforms, viz
 from .autograd import (
     enable_grad,
     inference_mode,
@@ -57,6 +57,7 @@ from .transforms import (
     stop_gradient,
     value_and_grad,
     vjp,
+    vmap,
 )
 
 device = Device

@@ -15,6 +15,7 @@ class _LocalState(threading.local):
         self.transform_depth = 0  # functional transforms / recording GradientTapes now running
         self.autocast_dtype = None  # the NumPy dtype of an active ``amp.autocast``, else None
         self.trace = None  # the graph-mode Trace recording this thread's ops, else None
+        self.interpreter = None  # the innermost active interpreter (None: plain eager)
 
 
 local = _LocalState()

@@ -449,7 +449,10 @@ class Tensor:
     # ----------------------------------------------------------- detaching
     def detach(self) -> Tensor:
         """A new tensor sharing storage and version counter, outside the graph."""
-        t = _make_tensor(self._data)
+        data = self._data
+        if type(data) is not np.ndarray and hasattr(data, "detached"):
+            data = data.detached()  # a vmap batch: its whole-batch value leaves the graph too
+        t = _make_tensor(data)
         t._vc = shared_counter(self)
         return t
 

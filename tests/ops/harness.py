@@ -20,7 +20,7 @@ import numpy as np
 import unigrad as ug
 from unigrad.abstract import ShapedArray
 from unigrad.autograd import forward_ad
-from unigrad.ops import _primitive
+from unigrad.interpreters import eager
 from unigrad.tensor import Tensor
 
 from .spec import OpSpec, Sample
@@ -180,11 +180,11 @@ def recording_binds() -> Iterator[list]:
     def observe(prim, args, params, out):
         records.append((prim, args, params, out))
 
-    _primitive._observers.append(observe)
+    eager.observers.append(observe)
     try:
         yield records
     finally:
-        _primitive._observers.remove(observe)
+        eager.observers.remove(observe)
 
 
 def abstract(value):
@@ -365,3 +365,63 @@ def record_forward_backward(spec: OpSpec, sample: Sample) -> list:
 def exercised_primitives(spec: OpSpec, sample: Sample) -> set[str]:
     """Names of the primitives bound by one forward call and its backward pass."""
     return {prim.name for prim, *_ in record_forward_backward(spec, sample)}
+
+
+# ----------------------------------------------------------------------------- vmap
+
+BATCH = 3
+
+
+def vmap_layouts(sample: Sample) -> list[tuple]:
+    """``in_axes`` layouts to check: every floating array batched along axis 0, then each
+    floating array alone batched along its last axis (the others shared)."""
+    floating = [i for i, a in enumerate(sample.args)
+                if isinstance(a, np.ndarray) and a.dtype.kind == "f"]
+    if not floating:
+        return []
+    layouts = [tuple(0 if i in floating else None for i in range(len(sample.args)))]
+    for index in floating:
+        layouts.append(tuple(-1 if i == index else None for i in range(len(sample.args))))
+    return layouts
+
+
+def batched_arrays(sample: Sample, layout: tuple) -> dict:
+    """For each batched argument, ``BATCH`` examples stacked along its axis (the sample
+    scaled by 1, 0.95, 0.9: signs and bounds such as [0, 1], so each op's domain, are kept)."""
+    batched = {}
+    for index, axis in enumerate(layout):
+        if axis is None:
+            continue
+        examples = [sample.args[index] * (1.0 - 0.05 * k) for k in range(BATCH)]
+        batched[index] = np.stack(examples, axis=axis if axis >= 0 else examples[0].ndim)
+    return batched
+
+
+def check_vmap(spec: OpSpec, sample: Sample) -> None:
+    """``ug.vmap(op)`` equals a Python loop over the batch, for each layout of ``in_axes``."""
+    for layout in vmap_layouts(sample):
+        batched = batched_arrays(sample, layout)
+        axes = tuple(None if axis is None else (axis if axis >= 0 else batched[i].ndim - 1)
+                     for i, axis in enumerate(layout))
+        args = [make_tensor(batched[i]) if i in batched else a
+                for i, a in enumerate(make_args(sample))]
+        with ug.no_grad():
+            out = ug.vmap(lambda *xs: call(spec, sample, list(xs)),
+                          in_axes=tuple(None if a is None else a for a in axes))(*args)
+            expected = []
+            for k in range(BATCH):
+                example = {i: np.asarray(np.take(array, k, axis=axes[i]))
+                           for i, array in batched.items()}
+                expected.append(flatten_outputs(call(spec, sample,
+                                                     make_args(sample, replace=example))))
+        got = flatten_outputs(out)
+        assert len(got) == len(expected[0]), f"vmap gives {len(got)} outputs, the loop " \
+                                             f"{len(expected[0])} (in_axes={axes})"
+        for position, value in enumerate(got):
+            want = np.stack([to_numpy(outputs[position]) for outputs in expected])
+            have = to_numpy(value)
+            assert have.shape == want.shape, (
+                f"vmap output {position} has shape {have.shape}, the loop {want.shape} "
+                f"(in_axes={axes})")
+            np.testing.assert_allclose(have, want, rtol=1e-10, atol=1e-12, equal_nan=True,
+                                       err_msg=f"vmap output {position}, in_axes={axes}")

@@ -52,6 +52,8 @@ class OpSpec:
     - ``jvp``: check forward mode.
     - ``float32``: check that float32 inputs give float32 outputs close to the
       float64 ones (``float32_tol``: their relative and absolute tolerance).
+    - ``vmap``: check that ``ug.vmap(op)`` equals a loop over a batch; False only where
+      vmap must refuse the op (say why at the spec, and test the refusal).
     """
 
     name: str
@@ -69,6 +71,7 @@ class OpSpec:
     eps: float = 1e-6
     float32: bool = True
     float32_tol: float = 1e-4
+    vmap: bool = True
 
 
 def positive(rng: np.random.Generator, *shape) -> np.ndarray:

@@ -10,7 +10,7 @@ import pytest
 
 import unigrad as ug
 import unigrad.autograd.forward_ad as fwAD
-from unigrad.ops import _primitive
+from unigrad.interpreters import eager
 
 
 def scalar(value: float) -> ug.Tensor:
@@ -545,7 +545,7 @@ def test_custom_gradient_ignores_other_threads_and_cleans_up():
         return x * 2.0, lambda dy: dy * 3.0  # no 'variables': none may be found
 
     assert close(ug.grad(f)(ug.tensor(1.0)), 3.0)
-    assert _primitive._observers == []
+    assert eager.observers == []
 
     @ug.custom_gradient
     def broken(x):
@@ -553,7 +553,7 @@ def test_custom_gradient_ignores_other_threads_and_cleans_up():
 
     with pytest.raises(KeyError):
         broken(ug.tensor(1.0, requires_grad=True))
-    assert _primitive._observers == []
+    assert eager.observers == []
 
 
 def test_custom_gradient_plain_call_and_decorator_with_parentheses():

@@ -44,6 +44,8 @@ import numpy as np
 
 from .. import _state, backend
 from ..backend import DType
+from ..interpreters import pop, push
+from ..interpreters.autocast import AutocastInterpreter
 from ..tensor import Tensor
 
 __all__ = ["autocast", "is_autocast_enabled", "get_autocast_dtype"]
@@ -118,12 +120,15 @@ class autocast:
         stack = getattr(self._saved, "stack", None)
         if stack is None:
             stack = self._saved.stack = []
-        stack.append(_local.autocast_dtype)
+        interpreter = AutocastInterpreter()
+        stack.append((_local.autocast_dtype, interpreter))
         _local.autocast_dtype = self._np_dtype if self.enabled else None
+        push(interpreter)
         return self
 
     def __exit__(self, *exc_info) -> bool:
-        _local.autocast_dtype = self._saved.stack.pop()
+        _local.autocast_dtype, interpreter = self._saved.stack.pop()
+        pop(interpreter)
         return False
 
     def __call__(self, fn: Callable) -> Callable:
@@ -199,6 +204,14 @@ def _to_float32(value, target: np.dtype):
     return value
 
 
+_CONVERTERS = {"lower": _to_lower, "float32": _to_float32}
+
+
+def convert_for(policy: str, value, dtype: np.dtype):
+    """``value`` cast as an op of autocast ``policy`` ("lower" or "float32") needs it."""
+    return _CONVERTERS[policy](value, dtype)
+
+
 def _run(fn: Callable, convert, args: tuple, kwargs: dict):
     state = _local.autocast_dtype
     if convert is not None:
@@ -211,49 +224,20 @@ def _run(fn: Callable, convert, args: tuple, kwargs: dict):
         _local.autocast_dtype = state
 
 
-def call_lower_precision(fn: Callable, *args, **kwargs):
-    """``fn(*args, **kwargs)`` with floating Tensor arguments cast to the autocast dtype.
+def call_with_policy(policy: str, fn: Callable, args: tuple, kwargs: dict):
+    """``fn(*args, **kwargs)`` run by autocast ``policy``, with autocast off inside it.
 
-    float64 tensors are left as they are; lists and tuples of Tensors are cast
+    ``"lower"``: floating Tensor arguments cast to the autocast dtype (float64
+    is left alone); ``"float32"``: float16 arguments cast up to float32;
+    ``"inputs"``: arguments unchanged. Lists and tuples of Tensors are cast
     element by element.
 
     Example:
         >>> import unigrad as ug
         >>> from unigrad import amp
-        >>> from unigrad.amp.autocast import call_lower_precision
+        >>> from unigrad.amp.autocast import call_with_policy
         >>> with amp.autocast():
-        ...     call_lower_precision(ug.add, ug.ones(2), ug.ones(2)).dtype
+        ...     call_with_policy("lower", ug.add, (ug.ones(2), ug.ones(2)), {}).dtype
         unigrad.float16
     """
-    return _run(fn, _to_lower, args, kwargs)
-
-
-def call_float32(fn: Callable, *args, **kwargs):
-    """``fn(*args, **kwargs)`` with float16 Tensor arguments cast up to float32.
-
-    Example:
-        >>> import unigrad as ug
-        >>> from unigrad import amp
-        >>> from unigrad.amp.autocast import call_float32
-        >>> with amp.autocast():
-        ...     call_float32(ug.exp, ug.zeros(2, dtype=ug.float16)).dtype
-        unigrad.float32
-    """
-    return _run(fn, _to_float32, args, kwargs)
-
-
-def call_without_autocast(fn: Callable, *args, **kwargs):
-    """``fn(*args, **kwargs)`` unchanged, with autocast off while it runs.
-
-    For ops outside both lists whose implementation uses listed ops (average
-    pooling sums its windows): their result keeps the input's dtype.
-
-    Example:
-        >>> import unigrad as ug
-        >>> from unigrad import amp
-        >>> from unigrad.amp.autocast import call_without_autocast
-        >>> with amp.autocast():
-        ...     call_without_autocast(ug.sum, ug.ones(2, dtype=ug.float16)).dtype
-        unigrad.float16
-    """
-    return _run(fn, None, args, kwargs)
+    return _run(fn, _CONVERTERS.get(policy), args, kwargs)

@@ -30,7 +30,7 @@ import numbers
 
 import numpy as np
 
-from .. import _state
+from ..interpreters import has_values
 from ..backend import namespace_of
 from ..nn.parameter import Parameter
 from ..ops.elementwise import cast, reciprocal
@@ -292,7 +292,7 @@ def all_finite(inputs: Tensor | tuple | list, status: Tensor | None = None) -> T
     if not floating:
         xp = namespace_of(arrays[0]) if arrays else np
         return _make_tensor(xp.asarray(True))
-    if _state.local.trace is not None:  # graph mode: the check is part of the graph
+    if not has_values(*floating):  # graph mode or vmap: the check is part of the graph
         from ..ops import isfinite, stack
         return stack([isfinite(_make_tensor(a)).all() for a in floating]).all()
     xp = namespace_of(floating[0])

@@ -22,6 +22,8 @@ import itertools
 from typing import NamedTuple
 
 from .. import _state
+from ..interpreters import pop, push
+from ..interpreters.forward import ForwardInterpreter
 from ..tensor import Tensor, _make_tensor, shared_counter
 
 _local = _state.local
@@ -48,12 +50,15 @@ class dual_level:
         levels = _active_levels()
         self.level = next(_level_ids)
         levels.append(self.level)
+        self._interpreter = ForwardInterpreter()
+        push(self._interpreter)
         return len(levels) - 1
 
     def __exit__(self, *exc) -> bool:
         levels = _active_levels()
         if levels and levels[-1] == self.level:
             levels.pop()
+        pop(self._interpreter)
         return False
 
 

@@ -97,37 +97,9 @@ class _Namer:
         return self.constant(value)
 
 
-def _matmul_expression(eqn, operands: list, namer) -> str | None:
-    a, b = eqn.inputs
-    if a.ndim > 2 and b.ndim == 2:  # the kernel flattens the batch into one GEMM
-        return None
-    return f"{operands[0]} @ {operands[1]}"
-
-
-def _transpose_expression(eqn, operands: list, namer) -> str:
-    axes = tuple(int(axis) for axis in eqn.params["axes"])
-    return f"{operands[0]}.T" if axes == (1, 0) else f"{operands[0]}.transpose({axes!r})"
-
-
-def _reshape_expression(eqn, operands: list, namer) -> str:
-    return f"{operands[0]}.reshape({namer.value(tuple(eqn.params['shape']))})"
-
-
-def _sum_expression(eqn, operands: list, namer) -> str | None:
-    if eqn.out.dtype.kind not in "fc" or eqn.inputs[0].dtype != eqn.out.dtype:
-        return None
-    axes = eqn.params["axes"]
-    return (f"{operands[0]}.sum(axis={namer.value(axes)}, "
-            f"keepdims={bool(eqn.params['keepdims'])!r})")
-
-
-_EXPRESSIONS = {"matmul": _matmul_expression, "transpose": _transpose_expression,
-                "reshape": _reshape_expression, "sum": _sum_expression}
-
-
 def _expression(eqn, operands: list, namer) -> str | None:
     """The eqn as an array expression, when it has one and writes no ``out=`` buffer."""
-    writer = _EXPRESSIONS.get(eqn.prim.name)
+    writer = getattr(eqn.prim, "expression", None)
     if writer is None or "_out" in eqn.params or not all(isinstance(a, Var) for a in eqn.inputs):
         return None
     return writer(eqn, operands, namer)

@@ -121,8 +121,13 @@ class DynamicParamsPrimitive(Primitive):
         self.count = count
         self.name = base.name
         self.kind = base.kind
+        self.saves = "inputs and output" if base.saves_output else "inputs"
         self.saves_inputs = True
         self.saves_output = base.saves_output
+        self.batch = None
+        self.autocast = base.autocast
+        self.scalar = self.expression = self.simplify = self.ufunc = None
+        self.impure = base.impure
         self.differentiable = base.differentiable
         self.backward_name = base.backward_name
         self.is_view = False

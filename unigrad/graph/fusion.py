@@ -30,22 +30,6 @@ from .ir import Eqn, Graph, Var
 
 _MINIMUM_GROUP = 2  # a lone op gains nothing from a compiled loop
 
-_BINARY = {"add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})",
-           "div": "({0} / {1})", "pow": "({0} ** {1})",
-           "maximum": "_maximum({0}, {1})", "minimum": "_minimum({0}, {1})",
-           "eq": "({0} == {1})", "ne": "({0} != {1})", "lt": "({0} < {1})",
-           "le": "({0} <= {1})", "gt": "({0} > {1})", "ge": "({0} >= {1})",
-           "logical_and": "(bool({0}) and bool({1}))", "logical_or": "(bool({0}) or bool({1}))",
-           "logical_xor": "(bool({0}) != bool({1}))"}
-_UNARY = {"neg": "(-{0})", "exp": "np.exp({0})", "log": "np.log({0})",
-          "log1p": "np.log1p({0})", "expm1": "np.expm1({0})", "sqrt": "np.sqrt({0})",
-          "sin": "np.sin({0})", "cos": "np.cos({0})", "tan": "np.tan({0})",
-          "tanh": "np.tanh({0})", "abs": "abs({0})", "sign": "np.sign({0})",
-          "floor": "np.floor({0})", "ceil": "np.ceil({0})",
-          "relu": "_maximum({0}, 0)", "sigmoid": "_sigmoid({0})",
-          "logical_not": "(not {0})", "isnan": "np.isnan({0})", "isinf": "np.isinf({0})",
-          "isfinite": "np.isfinite({0})"}
-
 _HELPERS = '''
 @_numba.njit(inline="always")
 def _maximum(a, b):
@@ -74,31 +58,20 @@ def numba_available() -> bool:
 
 
 def scalar_expression(prim, operands: list[str], params: dict, dtype: np.dtype) -> str | None:
-    """One element of ``prim`` applied to scalar operand expressions, or None if not fusable."""
-    name = prim.name
-    if name in _BINARY and len(operands) == 2:
-        expression = _BINARY[name].format(*operands)
-    elif name in _UNARY and len(operands) == 1:
-        expression = _UNARY[name].format(*operands)
-    elif name == "where" and len(operands) == 3:
-        expression = f"({operands[1]} if {operands[0]} else {operands[2]})"
-    elif name == "clip" and len(operands) == 1:
-        expression = operands[0]
-        low, high = params.get("min"), params.get("max")
-        if not all(v is None or isinstance(v, (int, float)) for v in (low, high)):
-            return None
-        if low is not None:
-            expression = f"_maximum({expression}, {_typed(low, dtype)})"
-        if high is not None:
-            expression = f"_minimum({expression}, {_typed(high, dtype)})"
-    elif name == "cast" and len(operands) == 1:
-        expression = operands[0]
-    else:
+    """One element of ``prim`` applied to scalar operand expressions, or None if not fusable.
+
+    The expression is the primitive's own declaration (its ``scalar`` field), typed
+    to the output dtype.
+    """
+    expression = getattr(prim, "scalar_expression", None)
+    expression = expression(operands, params, dtype) if expression is not None else None
+    if expression is None:
         return None
     return f"np.{dtype.name}({expression})" if dtype.kind != "b" else f"bool({expression})"
 
 
-def _typed(value, dtype: np.dtype) -> str:
+def typed_number(value, dtype: np.dtype) -> str:
+    """A Python number as a scalar of ``dtype`` in kernel source."""
     if isinstance(value, bool):
         return repr(value)
     if not math.isfinite(float(value)):
@@ -218,7 +191,7 @@ def _kernel_source(body: Graph) -> str:
             if isinstance(atom, Var):
                 operands.append(names[atom])
             else:
-                operands.append(_typed(atom.scalar(), scalar_dtype))
+                operands.append(typed_number(atom.scalar(), scalar_dtype))
         expression = scalar_expression(eqn.prim, operands, eqn.params, eqn.out.dtype)
         loop.append(f"        t{index} = {expression}")
         names[eqn.out] = f"t{index}"
@@ -234,10 +207,9 @@ def _kernel_source(body: Graph) -> str:
 
 def _scalar_dtype(eqn: Eqn) -> np.dtype:
     """The dtype a Python number operand takes (NumPy's weak scalars: the array's float dtype)."""
-    if eqn.prim.name != "where":
-        for atom in eqn.inputs:
-            if isinstance(atom, Var) and atom.dtype.kind == "f":
-                return atom.dtype
+    for atom in eqn.inputs:
+        if isinstance(atom, Var) and atom.dtype.kind == "f":
+            return atom.dtype
     return eqn.out.dtype if eqn.out.dtype.kind == "f" else np.dtype(np.float64)
 
 

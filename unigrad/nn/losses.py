@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numbers
 
-from .. import _state
+from ..interpreters import has_values
 from ..ops.elementwise import abs, where
 from ..ops.nn_losses import _reduce, _reduction, _warn_broadcast
 from ..tensor import Tensor
@@ -295,7 +295,7 @@ class SoftmaxCrossEntropyWithLogits(_Loss):
             if labels.dtype.is_floating_point:
                 raise TypeError(f"{owner}, with sparse=True 'labels' must hold integer class "
                                 f"indices, but got {labels.dtype}")
-            traced = _state.local.trace is not None  # traced labels have no values yet
+            traced = not has_values(labels)  # traced or batched labels have no values yet
             if labels.numel() and not traced and (int(labels.min()) < 0
                                                   or int(labels.max()) >= shape[-1]):
                 raise ValueError(f"{owner}, 'labels' must be in [0, {shape[-1]}), but got "

@@ -54,6 +54,8 @@ def to_tensor_operand(value):
         return value.item()
     if isinstance(value, (ndarray, list, tuple)) or hasattr(value, "__cuda_array_interface__"):
         return _make_tensor(as_array(value))
+    if hasattr(value, "__unigrad_abstract__"):  # an interpreter's array (vmap batch, tracer)
+        return _make_tensor(value)
     if isinstance(value, (bool, int, float)):
         return value
     raise TypeError(f"unsupported operand type {type(value).__name__}; expected a Tensor, an array "

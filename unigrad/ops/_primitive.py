@@ -1,20 +1,41 @@
 """Primitives, their registry, and :func:`bind`, the single dispatch point.
 
-A primitive is declared once, with
+A primitive is declared once, and the declaration is everything any mode
+needs to know about it:
 
 - ``impl(*arrays, **params)``: the computation on backend arrays;
 - ``shape(*avals, **params) -> (shape, numpy_dtype)``: the output's abstract value;
 - ``vjp(g, out, needs, *inputs, **params) -> tuple``: one cotangent per input
   (``None`` where ``needs[i]`` is false), written with unigrad ops so it is
   itself differentiable;
-- ``saved_for(needs) -> tuple of bools`` (optional): which inputs the vjp
-  reads, given which need a cotangent; the others are not kept alive (nor
-  version-checked) and reach the rule as abstract values, as in PyTorch
-  (``x * 2`` saves only the 2);
+- ``saves``: what the vjp reads, one spec (see :class:`Saves`): ``"inputs"``,
+  ``"output"``, ``"inputs and output"``, ``"nothing"``, or a function of the
+  ``needs`` tuple naming the inputs read; inputs it does not read are not kept
+  alive (nor version-checked) and reach the rule as abstract values, as in
+  PyTorch (``x * 2`` saves only the 2);
 - ``jvp(tangents, out, *inputs, **params)``: derived for ``kind="elementwise"``
   (the Jacobian is diagonal, so the jvp is the vjp applied to each broadcast
   tangent), ``kind="linear"`` (the op applied to the tangents) and
-  ``kind="bilinear"`` (one term per input); hand-written otherwise.
+  ``kind="bilinear"`` (one term per input); hand-written otherwise;
+- ``batch(values, dims, **params) -> (out, out_dim)``: the batching rule
+  (:mod:`unigrad.interpreters.batching`), or a family rule from there
+  (``over_axes("axes")``, ``over_leading_dims()``); derived for
+  ``kind="elementwise"``;
+- ``autocast``: ``"lower"`` (run in the autocast dtype), ``"float32"`` (run
+  half-precision inputs in float32) or None (follow the inputs);
+- ``scalar``: the expression of one element, for fusion and code generation:
+  a format string over the operands (``"np.tanh({0})"``) or a function
+  ``(operands, params, dtype) -> str | None``;
+- ``expression``: ``(eqn, operands, namer) -> str | None``, the array expression
+  generated graph code uses instead of calling ``impl`` (``a @ b``, ``x.T``);
+- ``simplify``: ``rule(eqn, producers) -> Atom | Eqn | None``, the algebraic
+  simplifications the op takes part in (``unigrad.graph.passes.simplify``);
+- ``ufunc``: the NumPy ufunc name of the same meaning (traced arrays map
+  ``np.tanh(tracer)`` and operators to the primitive through it);
+- ``impure``: whether it has effects beyond its result (never folded or removed).
+
+Tensor method names and in-place variants are declared with the public
+function (:func:`unigrad.ops.registry.op`).
 
 Rules see plain backend arrays when the backward pass records nothing, and
 Tensors when it does (``create_graph=True``): unigrad ops accept both, and an op
@@ -25,6 +46,8 @@ Example:
     >>> from unigrad.ops._primitive import PRIMITIVES
     >>> PRIMITIVES["exp"].name
     'exp'
+    >>> PRIMITIVES["exp"].saves
+    'output'
 """
 
 from __future__ import annotations
@@ -33,18 +56,18 @@ import functools
 from collections.abc import Callable
 
 from .. import _state
-from ..autograd.node import record as _record
-from ..autograd.node import record_single as _record_single
-from ..backend import namespace_of, ndarray
-from ..tensor import PLAIN_TENSOR_TYPES, Tensor, shared_counter
+from ..backend import ndarray
+from ..interpreters.eager import _NO_PARAMS, bind_eager, bind_first_tensor_eager
+from ..interpreters.eager import explain as _explain  # noqa: F401  (graph tracer)
+from ..tensor import PLAIN_TENSOR_TYPES, Tensor
 
 PRIMITIVES: dict[str, Primitive] = {}
 
 _local = _state.local
-_global = _state.global_state
 
-# Test-only hooks ``fn(prim, args, params, out)`` called after every bind (empty: no cost).
-_observers: list = []
+_KINDS = ("elementwise", "linear", "bilinear", "other")
+_SAVES = ("inputs", "output", "inputs and output", "nothing")
+_AUTOCAST = (None, "lower", "float32")
 
 
 def _camel(name: str) -> str:
@@ -52,41 +75,70 @@ def _camel(name: str) -> str:
 
 
 class Primitive:
-    """One differentiable (or explicitly non-differentiable) operation."""
+    """One differentiable (or explicitly non-differentiable) operation: the whole truth about it.
 
-    __slots__ = ("name", "impl", "shape", "vjp", "jvp", "kind", "saves_inputs",
-                 "saves_output", "differentiable", "backward_name", "is_view", "saved_for",
-                 "saves_lone_first")
+    The fields are described in the module docstring. ``saves_inputs``,
+    ``saves_output``, ``saved_for`` and ``saves_lone_first`` are derived from
+    ``saves`` for the tape's hot paths.
+    """
+
+    __slots__ = ("name", "impl", "shape", "vjp", "jvp", "batch", "kind", "saves",
+                 "differentiable", "backward_name", "is_view", "autocast", "scalar", "expression",
+                 "simplify", "ufunc", "impure", "saves_inputs", "saves_output", "saved_for",
+                 "saves_lone_first", "__weakref__")
 
     def __init__(self, name: str, impl: Callable, shape: Callable, *,
                  vjp: Callable | None = None, jvp: Callable | None = None,
-                 kind: str = "other", saves_inputs: bool = True,
-                 saves_output: bool = False, differentiable: bool = True,
+                 batch: Callable | None = None, kind: str = "other",
+                 saves: str | Callable = "inputs", differentiable: bool = True,
                  backward_name: str | None = None, is_view: bool = False,
-                 saved_for: Callable | None = None):
-        if name in PRIMITIVES:
+                 autocast: str | None = None, scalar: str | Callable | None = None,
+                 expression: Callable | None = None, simplify: Callable | None = None,
+                 ufunc: str | None = None,
+                 impure: bool = False, register: bool = True):
+        if register and name in PRIMITIVES:
             raise ValueError(f"primitive {name!r} is already registered")
-        if kind not in ("elementwise", "linear", "bilinear", "other"):
+        if kind not in _KINDS:
             raise ValueError(f"kind must be elementwise, linear, bilinear or other, got {kind!r}")
+        if not callable(saves) and saves not in _SAVES:
+            raise ValueError(f"saves must be one of {_SAVES} or a function of needs, "
+                             f"got {saves!r}")
+        if autocast not in _AUTOCAST:
+            raise ValueError(f"autocast must be None, 'lower' or 'float32', got {autocast!r}")
         self.name = name
         self.impl = impl
         self.shape = shape
         self.vjp = vjp
         self.kind = kind
-        self.saves_inputs = saves_inputs
-        self.saves_output = saves_output
+        self.saves = saves
         self.differentiable = differentiable
         self.backward_name = backward_name or f"{_camel(name)}Backward0"
         self.is_view = is_view
+        self.autocast = autocast
+        self.scalar = scalar
+        self.expression = expression
+        self.simplify = simplify
+        self.ufunc = ufunc
+        self.impure = impure
+        # the tape's view of ``saves``
+        self.saves_inputs = callable(saves) or saves in ("inputs", "inputs and output")
+        self.saves_output = saves in ("output", "inputs and output")
         # memoized: it is asked on every recorded op, with a handful of ``needs`` patterns
-        self.saved_for = functools.lru_cache(maxsize=32)(saved_for) if saved_for else None
+        self.saved_for = functools.lru_cache(maxsize=32)(saves) if callable(saves) else None
         # whether the first input is saved when it alone needs a gradient (the eager fast path)
-        self.saves_lone_first = saves_inputs and (saved_for is None or
-                                                  saved_for((True, False))[0])
+        self.saves_lone_first = self.saves_inputs and (self.saved_for is None or
+                                                       self.saved_for((True, False))[0])
         if jvp is None and differentiable:
             jvp = _derived_jvp(self, kind)
         self.jvp = jvp
-        PRIMITIVES[name] = self
+        if batch is None and kind == "elementwise":
+            from ..interpreters.batching import elementwise_batch_rule
+            batch = elementwise_batch_rule(self)
+        elif hasattr(batch, "for_primitive"):  # a family rule: over_axes("axes")...
+            batch = batch.for_primitive(self)
+        self.batch = batch
+        if register:
+            PRIMITIVES[name] = self
 
     def __repr__(self) -> str:
         return f"<primitive {self.name}>"
@@ -94,9 +146,23 @@ class Primitive:
     def __call__(self, *args, **params):
         return bind(self, *args, **params)
 
+    def scalar_expression(self, operands: list[str], params: dict, dtype) -> str | None:
+        """One element of this op on scalar operand expressions (None: not fusable)."""
+        scalar = self.scalar
+        if scalar is None:
+            return None
+        if callable(scalar):
+            return scalar(operands, params, dtype)
+        if params:
+            return None
+        try:
+            return scalar.format(*operands)
+        except IndexError:
+            return None
+
 
 def others_need(needs: tuple) -> tuple:
-    """``saved_for`` of multilinear ops (mul, matmul, einsum): the vjp reads operand ``i``
+    """``saves`` of multilinear ops (mul, matmul, einsum): the vjp reads operand ``i``
     exactly when some other operand needs a gradient."""
     return tuple(any(need for j, need in enumerate(needs) if j != i) for i in range(len(needs)))
 
@@ -140,16 +206,19 @@ def _derived_jvp(prim: Primitive, kind: str) -> Callable | None:
 
 
 def _is_array_like(x) -> bool:
-    return isinstance(x, (Tensor, ndarray)) or hasattr(x, "__cuda_array_interface__")
+    return isinstance(x, (Tensor, ndarray)) or hasattr(x, "__cuda_array_interface__") \
+        or hasattr(x, "__unigrad_abstract__")
 
 
 def bind(prim: Primitive, *args, **params):
     """Apply ``prim`` to ``args`` (Tensors, backend arrays or Python scalars).
 
-    With at least one Tensor argument the result is a Tensor, recorded on the
-    tape when grad mode is on and an argument requires grad. With only plain
-    arrays it computes directly and returns an array (this is how vjp rules run
-    fast when nothing needs recording).
+    Hands the primitive to the innermost active interpreter
+    (:mod:`unigrad.interpreters`): with none active, the eager interpreter
+    computes it, and with at least one Tensor argument the result is a Tensor,
+    recorded on the tape when grad mode is on and an argument requires grad.
+    With only plain arrays it computes directly and returns an array (this is
+    how vjp rules run fast when nothing needs recording).
 
     Example:
         >>> import numpy as np, unigrad as ug
@@ -160,167 +229,27 @@ def bind(prim: Primitive, *args, **params):
         >>> bind(add_p, np.array([1.0]), np.array([2.0]))
         array([3.])
     """
+    interpreter = _local.interpreter
+    if interpreter is not None:
+        return interpreter.process(prim, args, params)
     if len(args) == 1 and type(args[0]) in PLAIN_TENSOR_TYPES:
-        return bind_first_tensor(prim, args[0], params=params)
-    return _bind_general(prim, args, params)
+        return bind_first_tensor_eager(prim, args[0], params=params)
+    return bind_eager(prim, args, params)
 
-
-def _bind_general(prim: Primitive, args: tuple, params: dict):
-    """:func:`bind` for any mix of Tensors, arrays and scalars (and for tracing)."""
-    trace = _local.trace
-    if trace is not None:  # graph mode: record instead of computing
-        out, any_tensor, requires_grad = trace.bind(prim, args, params)
-        shares_memory = False
-    else:
-        arrays = []
-        any_tensor = False
-        requires_grad = False
-        for a in args:
-            if isinstance(a, Tensor):
-                any_tensor = True
-                arrays.append(a._data)
-                if a._requires_grad:
-                    requires_grad = True
-            else:
-                arrays.append(a)
-        try:
-            out = prim.impl(*arrays, **params) if params else prim.impl(*arrays)
-        except (ValueError, IndexError, TypeError) as error:
-            raise _explain(prim, args, params, error) from error
-        if out.__class__ is not ndarray and not isinstance(out, ndarray):
-            out = namespace_of(out).asarray(out)
-        shares_memory = prim.is_view and _may_share_memory(out, arrays[0])
-    if _observers:
-        for observer in _observers:
-            observer(prim, args, params, out)
-    if not any_tensor:
-        return out
-    result = _new_tensor(_result_class(args))
-    result._data = out
-    result._requires_grad = False
-    result._grad_fn = None
-    result._grad = None
-    result._extra = None
-    if shares_memory:
-        base = args[0]
-        result._vc = shared_counter(base)
-    else:
-        base = None
-        result._vc = None
-        if trace is not None and type(out) is ndarray:  # folded from constants: a constant
-            trace.note_created(result)
-    local = _local
-    if requires_grad and local.grad_enabled and prim.differentiable and out.dtype.kind == "f":
-        _record(prim, args, params, result)
-        if base is not None and base._requires_grad:
-            result._extra = {"view_of": (base, prim, params)}
-    elif local.inference_mode:
-        result._extra = {"inference": True}
-    if local.forward_levels:
-        from ..autograd.forward_ad import propagate
-        propagate(prim, args, params, result)
-    return result
-
-
-_new_tensor = object.__new__
-_NO_PARAMS: dict = {}
 
 
 def bind_first_tensor(prim: Primitive, x: Tensor, constant=_NO_PARAMS, params=_NO_PARAMS):
     """``bind(prim, x, **params)`` or ``bind(prim, x, constant)`` where only ``x`` is a Tensor.
 
-    The hot path of one-tensor ops (``tanh(x)``, ``x * 0.5``, ``x.sum(1)``,
-    ``x.reshape(...)``, ``x[i]``): the same result and recording as
-    :func:`bind`, with the argument loop and the general record unrolled for a
-    single Tensor operand. Anything unusual (observers, forward mode, inference
-    mode, anomaly mode) goes through the general path.
+    The entry of one-tensor ops (``tanh(x)``, ``x * 0.5``, ``x.sum(1)``): the
+    eager interpreter's single-Tensor fast path when no interpreter is active,
+    :func:`bind` otherwise.
     """
-    args = (x,) if constant is _NO_PARAMS else (x, constant)
-    local = _local
-    if _observers or local.forward_levels or local.inference_mode or _global.anomaly_enabled \
-            or local.trace is not None:
-        return _bind_general(prim, args, params)
-    data = x._data
-    try:
-        if constant is not _NO_PARAMS:
-            out = prim.impl(data, constant)
-        else:
-            out = prim.impl(data, **params) if params else prim.impl(data)
-    except (ValueError, IndexError, TypeError) as error:
-        raise _explain(prim, args, params, error) from error
-    if out.__class__ is not ndarray and not isinstance(out, ndarray):
-        out = namespace_of(out).asarray(out)
-    cls = x.__class__
-    result = _new_tensor(Tensor if cls is Tensor else cls._result_class)
-    result._data = out
-    result._grad = None
-    result._extra = None
-    view = prim.is_view and _may_share_memory(out, data)
-    result._vc = shared_counter(x) if view else None
-    if x._requires_grad and local.grad_enabled and prim.differentiable and out.dtype.kind == "f":
-        _record_single(prim, args, x, result, params)
-        if view:
-            result._extra = {"view_of": (x, prim, params)}
-    else:
-        result._requires_grad = False
-        result._grad_fn = None
-    return result
-
-
-def _result_class(args: tuple) -> type:
-    """The class of an op's result: the ``_result_class`` of its first Tensor operand.
-
-    Plain Tensors and Parameters give Tensor; a front-end's Tensor subclass
-    (``unigrad.compat.mindspore.Tensor``) keeps its own class, so its results
-    print in that framework's style.
-    """
-    for a in args:
-        if isinstance(a, Tensor):
-            cls = a.__class__
-            return Tensor if cls is Tensor else cls._result_class
-    return Tensor
-
-
-def _may_share_memory(a, b) -> bool:
-    return namespace_of(a).may_share_memory(a, b)
-
-
-def _explain(prim: Primitive, args, params, error: Exception) -> Exception:
-    """Turn a backend error into one that names the op and its operands.
-
-    Operands that do not broadcast get PyTorch's RuntimeError, naming the
-    first dimension that disagrees.
-    """
-    if prim.kind == "elementwise" and "broadcast" in str(error):
-        mismatch = _broadcast_mismatch([getattr(a, "shape", ()) for a in args])
-        if mismatch is not None:
-            return RuntimeError(mismatch)
-    described = ", ".join(_describe(a) for a in args)
-    extra = f" with {params}" if params else ""
-    return type(error)(f"{prim.name}(): {error} (operands: {described}{extra})")
-
-
-def _broadcast_mismatch(shapes: list) -> str | None:
-    """PyTorch's message for the first pair of operand shapes that cannot broadcast."""
-    names = "ab"
-    for first in range(len(shapes)):
-        for second in range(first + 1, len(shapes)):
-            a, b = tuple(shapes[first]), tuple(shapes[second])
-            for offset in range(1, min(len(a), len(b)) + 1):
-                if a[-offset] != b[-offset] and 1 not in (a[-offset], b[-offset]):
-                    dimension = max(len(a), len(b)) - offset
-                    return (f"The size of tensor {names[min(first, 1)]} ({a[-offset]}) must match "
-                            f"the size of tensor {names[min(second, 1)]} ({b[-offset]}) at "
-                            f"non-singleton dimension {dimension}")
-    return None
-
-
-def _describe(value) -> str:
-    if isinstance(value, Tensor):
-        return f"Tensor(shape={list(value._data.shape)}, dtype={value._data.dtype})"
-    if isinstance(value, ndarray):
-        return f"array(shape={list(value.shape)}, dtype={value.dtype})"
-    return repr(value)
+    interpreter = _local.interpreter
+    if interpreter is not None:
+        args = (x,) if constant is _NO_PARAMS else (x, constant)
+        return interpreter.process(prim, args, params)
+    return bind_first_tensor_eager(prim, x, constant, params)
 
 
 def defined_primitives() -> dict[str, Primitive]:

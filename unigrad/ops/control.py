@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import _state
+from ..interpreters import has_values
 from ..tensor import Tensor
 
 
@@ -34,7 +34,7 @@ def cond(pred, true_fn: Callable, false_fn: Callable, *operands):
     if isinstance(pred, Tensor) and pred.numel() != 1:
         raise ValueError(f"cond: 'pred' must be a single boolean, got a tensor of shape "
                          f"{tuple(pred.shape)}")
-    if _state.local.trace is None or not isinstance(pred, Tensor):
+    if not isinstance(pred, Tensor) or has_values(pred):
         return true_fn(*operands) if bool(pred) else false_fn(*operands)
     from ..transforms.tree import tree_flatten, tree_unflatten
     from .elementwise import where

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from .. import backend
 from ._primitive import Primitive, bind
+from ..interpreters.batching import over_leading_dims
 from ._shape_rules import dtype_of, shape_of
 
 clone_p = Primitive("clone", lambda x: x.copy(), lambda x: (shape_of(x), dtype_of(x)),
-                    kind="linear", saves_inputs=False, vjp=lambda g, out, needs, x: (g,))
+                    kind="linear", vjp=lambda g, out, needs, x: (g,), saves="nothing",
+                    batch=over_leading_dims())
 
 
 def clone(input):
@@ -27,9 +29,10 @@ def _move(x, device, source):
 
 
 to_device_p = Primitive("to_device", _move, lambda x, device, source: (shape_of(x), dtype_of(x)),
-                        kind="linear", saves_inputs=False, backward_name="ToCopyBackward0",
+                        kind="linear", backward_name="ToCopyBackward0",
                         vjp=lambda g, out, needs, x, device, source: (
-                            bind(to_device_p, g, device=source, source=device),))
+                            bind(to_device_p, g, device=source, source=device),),
+                        saves="nothing", batch=over_leading_dims())
 
 
 def to_device(input, device):

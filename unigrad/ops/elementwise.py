@@ -20,7 +20,9 @@ import numpy as np
 from ..backend import DEFAULT_FLOAT, namespace_of, to_numpy_dtype
 from ..tensor import PLAIN_TENSOR_TYPES, Tensor
 from ._dtypes import _CONSTANTS, coerce_operands, float_constant, float_operand, true_divide_dtype
-from ._primitive import Primitive, bind, bind_first_tensor, others_need
+from ._primitive import PRIMITIVES, Primitive, bind, bind_first_tensor, others_need
+from .registry import op
+from ._rewrites import involution, neutral_operand, operand_when_unchanged
 from ._shape_rules import dtype_of, elementwise_rule, shape_of
 
 _ndarray = np.ndarray
@@ -30,22 +32,26 @@ _boolean = elementwise_rule(lambda *avals: np.bool_)
 
 # ----------------------------------------------------------------------------- arithmetic
 
-add_p = Primitive("add", np.add, _same, kind="elementwise", saves_inputs=False,
+add_p = Primitive("add", np.add, _same, kind="elementwise", saves="nothing",
                   vjp=lambda g, out, needs, x, y: (g if needs[0] else None,
-                                                   g if needs[1] else None))
-sub_p = Primitive("sub", np.subtract, _same, kind="elementwise", saves_inputs=False,
+                                                   g if needs[1] else None),
+                  scalar="({0} + {1})", ufunc="add", simplify=neutral_operand(0, (0, 1)))
+sub_p = Primitive("sub", np.subtract, _same, kind="elementwise", saves="nothing",
                   vjp=lambda g, out, needs, x, y: (g if needs[0] else None,
-                                                   -g if needs[1] else None))
-mul_p = Primitive("mul", np.multiply, _same, kind="elementwise",
-                  saved_for=others_need,
+                                                   -g if needs[1] else None),
+                  scalar="({0} - {1})", ufunc="subtract", simplify=neutral_operand(0, (1,)))
+mul_p = Primitive("mul", np.multiply, _same, kind="elementwise", saves=others_need,
                   vjp=lambda g, out, needs, x, y: (g * y if needs[0] else None,
-                                                   g * x if needs[1] else None))
+                                                   g * x if needs[1] else None),
+                  scalar="({0} * {1})", ufunc="multiply", simplify=neutral_operand(1, (0, 1)))
 div_p = Primitive("div", np.true_divide, _same, kind="elementwise",
-                  saved_for=lambda needs: (needs[1], needs[0] or needs[1]),
+                  saves=lambda needs: (needs[1], needs[0] or needs[1]),
                   vjp=lambda g, out, needs, x, y: (g / y if needs[0] else None,
-                                                   -g * x / (y * y) if needs[1] else None))
-neg_p = Primitive("neg", np.negative, _same, kind="elementwise", saves_inputs=False,
-                  vjp=lambda g, out, needs, x: (-g,))
+                                                   -g * x / (y * y) if needs[1] else None),
+                  scalar="({0} / {1})", ufunc="true_divide", simplify=neutral_operand(1, (1,)))
+neg_p = Primitive("neg", np.negative, _same, kind="elementwise", saves="nothing",
+                  vjp=lambda g, out, needs, x: (-g,), scalar="(-{0})", ufunc="negative",
+                  simplify=involution)
 
 
 def _pow_vjp(g, out, needs, x, y):
@@ -62,7 +68,8 @@ def _pow_vjp(g, out, needs, x, y):
     return gx, gy
 
 
-pow_p = Primitive("pow", np.power, _same, kind="elementwise", vjp=_pow_vjp)
+pow_p = Primitive("pow", np.power, _same, kind="elementwise", vjp=_pow_vjp,
+                  scalar="({0} ** {1})", ufunc="power")
 
 
 def _extremum_vjp(select_first):
@@ -76,9 +83,11 @@ def _extremum_vjp(select_first):
 
 
 maximum_p = Primitive("maximum", np.maximum, _same, kind="elementwise",
-                      vjp=_extremum_vjp(lambda x, y: x > y))
+                      vjp=_extremum_vjp(lambda x, y: x > y),
+                      scalar="_maximum({0}, {1})", ufunc="maximum")
 minimum_p = Primitive("minimum", np.minimum, _same, kind="elementwise",
-                      vjp=_extremum_vjp(lambda x, y: x < y))
+                      vjp=_extremum_vjp(lambda x, y: x < y),
+                      scalar="_minimum({0}, {1})", ufunc="minimum")
 
 
 def _where_impl(condition, x, y):
@@ -93,11 +102,12 @@ def _where_rule(condition, x, y):
 
 
 where_p = Primitive("where", _where_impl, _where_rule, kind="elementwise",
-                    saved_for=lambda needs: (True, False, False),
+                    saves=lambda needs: (True, False, False),
                     vjp=lambda g, out, needs, c, x, y: (
                         None,
                         where(c, g, 0.0) if needs[1] else None,
-                        where(c, 0.0, g) if needs[2] else None))
+                        where(c, 0.0, g) if needs[2] else None),
+                    scalar="({1} if {0} else {2})")
 
 
 def _clip_impl(x, min=None, max=None):
@@ -113,8 +123,22 @@ def _clip_vjp(g, out, needs, x, min=None, max=None):
     return (g * inside,)
 
 
+def _clip_scalar(operands: list, params: dict, dtype) -> str | None:
+    """``_minimum(_maximum(x, min), max)`` for number bounds (tensor bounds are not fused)."""
+    from ..graph.fusion import typed_number
+    expression = operands[0]
+    low, high = params.get("min"), params.get("max")
+    if not all(v is None or isinstance(v, (int, float)) for v in (low, high)):
+        return None
+    if low is not None:
+        expression = f"_maximum({expression}, {typed_number(low, dtype)})"
+    if high is not None:
+        expression = f"_minimum({expression}, {typed_number(high, dtype)})"
+    return expression
+
+
 clip_p = Primitive("clip", _clip_impl, lambda x, **p: (shape_of(x), dtype_of(x)),
-                   kind="elementwise", vjp=_clip_vjp)
+                   kind="elementwise", vjp=_clip_vjp, scalar=_clip_scalar)
 
 
 def _cast_impl(x, dtype):
@@ -122,34 +146,41 @@ def _cast_impl(x, dtype):
 
 
 cast_p = Primitive("cast", _cast_impl, lambda x, dtype: (shape_of(x), np.dtype(dtype)),
-                   kind="linear", saves_inputs=False, vjp=lambda g, out, needs, x, dtype: (g,),
-                   backward_name="ToCopyBackward0")
+                   kind="linear", saves="nothing", vjp=lambda g, out, needs, x, dtype: (g,),
+                   backward_name="ToCopyBackward0",
+                   batch=lambda values, dims, dtype: (bind(cast_p, values[0], dtype=dtype),
+                                                      dims[0]),
+                   scalar=lambda operands, params, dtype: operands[0],
+                   simplify=operand_when_unchanged)
 
 
 # ----------------------------------------------------------------------------- unary math
 
-def _unary(name, kernel, vjp, *, saves_output=False, saves_inputs=True, backward_name=None):
-    return Primitive(name, kernel, _same, kind="elementwise", vjp=vjp,
-                     saves_output=saves_output, saves_inputs=saves_inputs,
-                     backward_name=backward_name)
+def _unary(name, kernel, vjp, *, saves="inputs", backward_name=None, scalar=None, ufunc=None):
+    return Primitive(name, kernel, _same, kind="elementwise", vjp=vjp, saves=saves,
+                     backward_name=backward_name, scalar=scalar, ufunc=ufunc)
 
 
-exp_p = _unary("exp", np.exp, lambda g, out, needs, x: (g * out,), saves_output=True,
-               saves_inputs=False)
-log_p = _unary("log", np.log, lambda g, out, needs, x: (g / x,))
-log1p_p = _unary("log1p", np.log1p, lambda g, out, needs, x: (g / (x + 1.0),))
+exp_p = _unary("exp", np.exp, lambda g, out, needs, x: (g * out,), saves="output",
+               scalar="np.exp({0})", ufunc="exp")
+log_p = _unary("log", np.log, lambda g, out, needs, x: (g / x,), scalar="np.log({0})",
+               ufunc="log")
+log1p_p = _unary("log1p", np.log1p, lambda g, out, needs, x: (g / (x + 1.0),),
+                 scalar="np.log1p({0})", ufunc="log1p")
 expm1_p = _unary("expm1", np.expm1, lambda g, out, needs, x: (g * (out + 1.0),),
-                 saves_output=True, saves_inputs=False)
-sqrt_p = _unary("sqrt", np.sqrt, lambda g, out, needs, x: (g / (out * 2.0),), saves_output=True,
-                saves_inputs=False)
-sin_p = _unary("sin", np.sin, lambda g, out, needs, x: (g * cos(x),))
-cos_p = _unary("cos", np.cos, lambda g, out, needs, x: (-g * sin(x),))
+                 saves="output", scalar="np.expm1({0})", ufunc="expm1")
+sqrt_p = _unary("sqrt", np.sqrt, lambda g, out, needs, x: (g / (out * 2.0),), saves="output",
+                scalar="np.sqrt({0})", ufunc="sqrt")
+sin_p = _unary("sin", np.sin, lambda g, out, needs, x: (g * cos(x),), scalar="np.sin({0})",
+               ufunc="sin")
+cos_p = _unary("cos", np.cos, lambda g, out, needs, x: (-g * sin(x),), scalar="np.cos({0})",
+               ufunc="cos")
 tan_p = _unary("tan", np.tan, lambda g, out, needs, x: (g * (out * out + 1.0),),
-               saves_output=True, saves_inputs=False)
+               saves="output", scalar="np.tan({0})", ufunc="tan")
 # g - g*out*out rather than g*(1 - out*out): array-array ops only; NumPy is about twice as
 # slow per call on small arrays when one operand is a Python float
 tanh_p = _unary("tanh", np.tanh, lambda g, out, needs, x: (g - g * out * out,),
-                saves_output=True, saves_inputs=False)
+                saves="output", scalar="np.tanh({0})", ufunc="tanh")
 
 
 def _sigmoid_impl(x):
@@ -161,11 +192,13 @@ def _sigmoid_impl(x):
 # sigmoid is a primitive, not exp-based composite: one stable kernel instead of
 # four ops, and a backward that needs only the output (tested in test_elementwise).
 sigmoid_p = _unary("sigmoid", _sigmoid_impl,
-                   lambda g, out, needs, x: (g * out * (1.0 - out),), saves_output=True,
-                   saves_inputs=False)
+                   lambda g, out, needs, x: (g * out * (1.0 - out),), saves="output",
+                   scalar="_sigmoid({0})")
 relu_p = _unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False),
-                lambda g, out, needs, x: (g * (out > 0),), saves_output=True, saves_inputs=False)
-abs_p = _unary("abs", np.abs, lambda g, out, needs, x: (g * sign(x),))
+                lambda g, out, needs, x: (g * (out > 0),), saves="output",
+                scalar="_maximum({0}, 0)")
+abs_p = _unary("abs", np.abs, lambda g, out, needs, x: (g * sign(x),), scalar="abs({0})",
+               ufunc="absolute")
 
 
 def _erf_kernel(x):
@@ -191,30 +224,51 @@ def _zero_grad(g, out, needs, *inputs):
     return (g * 0.0,) + (None,) * (len(inputs) - 1)
 
 
-sign_p = _unary("sign", np.sign, _zero_grad, saves_inputs=False)
-floor_p = _unary("floor", np.floor, _zero_grad, saves_inputs=False)
-ceil_p = _unary("ceil", np.ceil, _zero_grad, saves_inputs=False)
-round_p = _unary("round", np.round, _zero_grad, saves_inputs=False)
+sign_p = _unary("sign", np.sign, _zero_grad, saves="nothing", scalar="np.sign({0})",
+                ufunc="sign")
+floor_p = _unary("floor", np.floor, _zero_grad, saves="nothing", scalar="np.floor({0})",
+                 ufunc="floor")
+ceil_p = _unary("ceil", np.ceil, _zero_grad, saves="nothing", scalar="np.ceil({0})",
+                ufunc="ceil")
+round_p = _unary("round", np.round, _zero_grad, saves="nothing")
 
 
 def _remainder_vjp(g, out, needs, x, y):
     return (g if needs[0] else None, -g * floor(x / y) if needs[1] else None)
 
 
-remainder_p = Primitive("remainder", np.remainder, _same, kind="elementwise", vjp=_remainder_vjp)
-floordiv_p = Primitive("floordiv", np.floor_divide, _same, differentiable=False)
+remainder_p = Primitive("remainder", np.remainder, _same, kind="elementwise",
+                        vjp=_remainder_vjp, ufunc="remainder")
+floordiv_p = Primitive("floordiv", np.floor_divide, _same, kind="elementwise",
+                       differentiable=False, ufunc="floor_divide")
 
 # ----------------------------------------------------------------------------- comparisons
 
-_comparisons = {}
-for _name, _kernel in (("eq", np.equal), ("ne", np.not_equal), ("lt", np.less),
-                       ("le", np.less_equal), ("gt", np.greater), ("ge", np.greater_equal),
-                       ("logical_and", np.logical_and), ("logical_or", np.logical_or),
-                       ("logical_xor", np.logical_xor)):
-    _comparisons[_name] = Primitive(_name, _kernel, _boolean, differentiable=False)
-for _name, _kernel in (("logical_not", np.logical_not), ("isnan", np.isnan),
-                       ("isinf", np.isinf), ("isfinite", np.isfinite)):
-    _comparisons[_name] = Primitive(_name, _kernel, _boolean, differentiable=False)
+
+def _predicate(name: str, kernel, *, scalar: str | None = None,
+               ufunc: str | None = None) -> Primitive:
+    """A non-differentiable elementwise primitive with a boolean result."""
+    return Primitive(name, kernel, _boolean, kind="elementwise", differentiable=False,
+                     scalar=scalar, ufunc=ufunc)
+
+
+eq_p = _predicate("eq", np.equal, scalar="({0} == {1})", ufunc="equal")
+ne_p = _predicate("ne", np.not_equal, scalar="({0} != {1})", ufunc="not_equal")
+lt_p = _predicate("lt", np.less, scalar="({0} < {1})", ufunc="less")
+le_p = _predicate("le", np.less_equal, scalar="({0} <= {1})", ufunc="less_equal")
+gt_p = _predicate("gt", np.greater, scalar="({0} > {1})", ufunc="greater")
+ge_p = _predicate("ge", np.greater_equal, scalar="({0} >= {1})", ufunc="greater_equal")
+logical_and_p = _predicate("logical_and", np.logical_and, scalar="(bool({0}) and bool({1}))",
+                           ufunc="logical_and")
+logical_or_p = _predicate("logical_or", np.logical_or, scalar="(bool({0}) or bool({1}))",
+                          ufunc="logical_or")
+logical_xor_p = _predicate("logical_xor", np.logical_xor, scalar="(bool({0}) != bool({1}))",
+                           ufunc="logical_xor")
+logical_not_p = _predicate("logical_not", np.logical_not, scalar="(not {0})",
+                           ufunc="logical_not")
+isnan_p = _predicate("isnan", np.isnan, scalar="np.isnan({0})", ufunc="isnan")
+isinf_p = _predicate("isinf", np.isinf, scalar="np.isinf({0})", ufunc="isinf")
+isfinite_p = _predicate("isfinite", np.isfinite, scalar="np.isfinite({0})", ufunc="isfinite")
 
 
 # ============================================================================= public functions
@@ -247,6 +301,7 @@ def _constant_for(data, value: float):
     return float_constant(value, dtype) if constant is None else constant
 
 
+@op(methods=("add",), inplace=("add_",))
 def add(input, other, *, alpha=None):
     """``input + alpha * other`` with broadcasting.
 
@@ -266,6 +321,7 @@ def add(input, other, *, alpha=None):
     return bind(add_p, *coerce_operands(input, other))
 
 
+@op(methods=("sub", "subtract"), inplace=("sub_",))
 def sub(input, other, *, alpha=None):
     """``input - alpha * other`` with broadcasting.
 
@@ -287,6 +343,7 @@ def sub(input, other, *, alpha=None):
     return bind(sub_p, *coerce_operands(input, other))
 
 
+@op(methods=("mul", "multiply"), inplace=("mul_",))
 def mul(input, other):
     """Elementwise product with broadcasting.
 
@@ -304,6 +361,7 @@ def mul(input, other):
     return bind(mul_p, *coerce_operands(input, other))
 
 
+@op(methods=("div", "true_divide", "divide"), inplace=("div_",))
 def div(input, other, *, rounding_mode=None):
     """True division (integers give the default float dtype); ``rounding_mode`` 'floor'/'trunc'.
 
@@ -335,6 +393,7 @@ multiply = mul
 subtract = sub
 
 
+@op(methods=("trunc",))
 def trunc(input):
     """Round towards zero (zero gradient).
 
@@ -346,6 +405,7 @@ def trunc(input):
     return where(input >= 0, floor(input), ceil(input))
 
 
+@op(methods=("neg", "negative"), inplace=("neg_",))
 def neg(input):
     """``-input``.
 
@@ -360,6 +420,7 @@ def neg(input):
 negative = neg
 
 
+@op(methods=("pow",), inplace=("pow_",))
 def pow(input, exponent):
     """``input ** exponent`` with broadcasting.
 
@@ -371,6 +432,7 @@ def pow(input, exponent):
     return bind(pow_p, *coerce_operands(input, exponent))
 
 
+@op(methods=("maximum",), inplace=("maximum_",))
 def maximum(input, other):
     """Elementwise maximum; a tie sends half the gradient to each side.
 
@@ -382,6 +444,7 @@ def maximum(input, other):
     return bind(maximum_p, *coerce_operands(input, other))
 
 
+@op(methods=("minimum",), inplace=("minimum_",))
 def minimum(input, other):
     """Elementwise minimum; a tie sends half the gradient to each side.
 
@@ -407,6 +470,7 @@ def where(condition, input, other):
     return bind(where_p, condition, input, other)
 
 
+@op(methods=("clip", "clamp"), inplace=("clamp_", "clip_"))
 def clip(input, min=None, max=None):
     """Clamp values into ``[min, max]``; the gradient flows where the input is inside.
 
@@ -433,6 +497,7 @@ def clip(input, min=None, max=None):
 clamp = clip
 
 
+@op(methods=("astype",))
 def cast(input, dtype):
     """``input`` converted to ``dtype`` (differentiable between float dtypes).
 
@@ -447,6 +512,7 @@ def cast(input, dtype):
     return bind(cast_p, input, dtype=dtype)
 
 
+@op(methods=("remainder",), inplace=("remainder_",))
 def remainder(input, other):
     """Python-style modulus (sign of the divisor).
 
@@ -459,6 +525,7 @@ def remainder(input, other):
 
 
 
+@op(methods=("fmod",))
 def fmod(input, other):
     """C-style remainder (sign of the dividend), as ``torch.fmod``.
 
@@ -473,6 +540,7 @@ def fmod(input, other):
     return input - trunc(input / other) * other
 
 
+@op(methods=("floor_divide",))
 def floor_divide(input, other):
     """Floor division (not differentiable).
 
@@ -484,14 +552,15 @@ def floor_divide(input, other):
     return bind(floordiv_p, *coerce_operands(input, other))
 
 
-def _unary_public(prim, doc):
-    def op(input):
+def _unary_public(prim, doc, *, methods: tuple, inplace: tuple = ()):
+    """The public function of a unary floating primitive (integers compute as floats)."""
+    def unary(input):
         if type(input) in PLAIN_TENSOR_TYPES and input._data.dtype.kind == "f":
             return bind_first_tensor(prim, input)
         return bind(prim, float_operand(input))
-    op.__name__ = prim.name
-    op.__doc__ = doc
-    return op
+    unary.__name__ = prim.name
+    unary.__doc__ = doc
+    return op(methods=methods, inplace=inplace)(unary)
 
 
 exp = _unary_public(exp_p, """Elementwise ``e ** input``.
@@ -500,79 +569,80 @@ exp = _unary_public(exp_p, """Elementwise ``e ** input``.
         >>> import unigrad as ug
         >>> ug.exp(ug.tensor([0.0, 1.0]))
         tensor([1.0000, 2.7183])
-    """)
+    """, methods=("exp",), inplace=("exp_",))
 log = _unary_public(log_p, """Natural logarithm.
 
     Example:
         >>> import unigrad as ug
         >>> ug.log(ug.tensor([1.0, 2.0]))
         tensor([0.0000, 0.6931])
-    """)
+    """, methods=("log",), inplace=("log_",))
 log1p = _unary_public(log1p_p, """``log(1 + input)``, accurate near zero.
 
     Example:
         >>> import unigrad as ug
         >>> ug.log1p(ug.tensor([0.0, 1e-8]))
         tensor([0.0000e+00, 1.0000e-08])
-    """)
+    """, methods=("log1p",))
 expm1 = _unary_public(expm1_p, """``exp(input) - 1``, accurate near zero.
 
     Example:
         >>> import unigrad as ug
         >>> ug.expm1(ug.tensor([0.0, 1.0]))
         tensor([0.0000, 1.7183])
-    """)
+    """, methods=("expm1",))
 sqrt = _unary_public(sqrt_p, """Square root.
 
     Example:
         >>> import unigrad as ug
         >>> ug.sqrt(ug.tensor([4.0, 9.0]))
         tensor([2., 3.])
-    """)
+    """, methods=("sqrt",), inplace=("sqrt_",))
 sin = _unary_public(sin_p, """Sine.
 
     Example:
         >>> import unigrad as ug
         >>> ug.sin(ug.tensor([0.0, 1.0]))
         tensor([0.0000, 0.8415])
-    """)
+    """, methods=("sin",), inplace=("sin_",))
 cos = _unary_public(cos_p, """Cosine.
 
     Example:
         >>> import unigrad as ug
         >>> ug.cos(ug.tensor([0.0, 1.0]))
         tensor([1.0000, 0.5403])
-    """)
+    """, methods=("cos",), inplace=("cos_",))
 tan = _unary_public(tan_p, """Tangent.
 
     Example:
         >>> import unigrad as ug
         >>> ug.tan(ug.tensor([0.0, 1.0]))
         tensor([0.0000, 1.5574])
-    """)
+    """, methods=("tan",))
 tanh = _unary_public(tanh_p, """Hyperbolic tangent.
 
     Example:
         >>> import unigrad as ug
         >>> ug.tanh(ug.tensor([0.0, 1.0]))
         tensor([0.0000, 0.7616])
-    """)
+    """, methods=("tanh",), inplace=("tanh_",))
 sigmoid = _unary_public(sigmoid_p, """Logistic sigmoid ``1 / (1 + exp(-input))``, stable.
 
     Example:
         >>> import unigrad as ug
         >>> ug.sigmoid(ug.tensor([0.0, 2.0]))
         tensor([0.5000, 0.8808])
-    """)
+    """, methods=("sigmoid",), inplace=("sigmoid_",))
 erf = _unary_public(erf_p, """The error function.
 
     Example:
         >>> import unigrad as ug
         >>> ug.erf(ug.tensor([0.0, 1.0]))
         tensor([0.0000, 0.8427])
-    """)
+    """, methods=("erf",))
 
 
+@op(methods=("relu",), inplace=("relu_",))
 def relu(input):
     """``max(input, 0)``; the gradient at 0 is 0 as in PyTorch.
 
@@ -584,6 +654,7 @@ def relu(input):
     return _bind_unary(relu_p, input)
 
 
+@op(methods=("abs",), inplace=("abs_",))
 def abs(input):
     """Absolute value; gradient ``sign(input)`` (0 at 0).
 
@@ -598,6 +669,7 @@ def abs(input):
 absolute = abs
 
 
+@op(methods=("sign",))
 def sign(input):
     """-1, 0 or 1 (zero gradient).
 
@@ -609,6 +681,7 @@ def sign(input):
     return _bind_unary(sign_p, input)
 
 
+@op(methods=("floor",), inplace=("floor_",))
 def floor(input):
     """Round down (zero gradient).
 
@@ -620,6 +693,7 @@ def floor(input):
     return _bind_unary(floor_p, input)
 
 
+@op(methods=("ceil",), inplace=("ceil_",))
 def ceil(input):
     """Round up (zero gradient).
 
@@ -631,6 +705,7 @@ def ceil(input):
     return _bind_unary(ceil_p, input)
 
 
+@op(methods=("round",), inplace=("round_",))
 def round(input):
     """Round half to even (zero gradient).
 
@@ -644,6 +719,7 @@ def round(input):
 
 # ----------------------------------------------------------------------------- composites
 
+@op(methods=("rsqrt",))
 def rsqrt(input):
     """``1 / sqrt(input)``.
 
@@ -655,6 +731,7 @@ def rsqrt(input):
     return 1.0 / sqrt(input)
 
 
+@op(methods=("reciprocal",), inplace=("reciprocal_",))
 def reciprocal(input):
     """``1 / input``.
 
@@ -666,6 +743,7 @@ def reciprocal(input):
     return div(1.0, float_operand(input))
 
 
+@op(methods=("square",))
 def square(input):
     """``input * input``.
 
@@ -741,6 +819,7 @@ def logaddexp(input, other):
     return big + log1p(exp(-abs(input - other)))
 
 
+@op(methods=("lerp",), inplace=("lerp_",))
 def lerp(input, end, weight):
     """``input + weight * (end - input)``.
 
@@ -767,21 +846,21 @@ _COMPARISON_EXAMPLES = {
 
 
 def _comparison(name):
-    prim = _comparisons[name]
+    prim = PRIMITIVES[name]
 
-    def op(input, other):
+    def comparison(input, other):
         return bind(prim, *coerce_operands(input, other))
-    op.__name__ = name
+    comparison.__name__ = name
     if name.startswith("logical_"):
         call = f"ug.{name}(ug.tensor([True, True, False]), ug.tensor([True, False, False]))"
     else:
         call = f"ug.{name}(ug.tensor([0.0, 2.0, 3.0]), 2.0)"
-    op.__doc__ = (f"Elementwise ``{name}`` (boolean result, no gradient).\n\n"
-                  f"Example:\n"
-                  f"    >>> import unigrad as ug\n"
-                  f"    >>> {call}\n"
-                  f"    {_COMPARISON_EXAMPLES[name]}\n")
-    return op
+    comparison.__doc__ = (f"Elementwise ``{name}`` (boolean result, no gradient).\n\n"
+                          f"Example:\n"
+                          f"    >>> import unigrad as ug\n"
+                          f"    >>> {call}\n"
+                          f"    {_COMPARISON_EXAMPLES[name]}\n")
+    return op(methods=(name,))(comparison)
 
 
 eq = _comparison("eq")
@@ -796,6 +875,7 @@ logical_xor = _comparison("logical_xor")
 greater, greater_equal, less, less_equal, equal, not_equal = gt, ge, lt, le, eq, ne
 
 
+@op(methods=("logical_not",))
 def logical_not(input):
     """Elementwise not (boolean result).
 
@@ -804,9 +884,10 @@ def logical_not(input):
         >>> ug.logical_not(ug.tensor([True, False]))
         tensor([False,  True])
     """
-    return bind(_comparisons["logical_not"], input)
+    return bind(logical_not_p, input)
 
 
+@op(methods=("isnan",))
 def isnan(input):
     """Elementwise test for NaN (boolean result).
 
@@ -815,9 +896,10 @@ def isnan(input):
         >>> ug.isnan(ug.tensor([1.0, float("nan")]))
         tensor([False,  True])
     """
-    return bind(_comparisons["isnan"], input)
+    return bind(isnan_p, input)
 
 
+@op(methods=("isinf",))
 def isinf(input):
     """Elementwise test for positive or negative infinity (boolean result).
 
@@ -826,9 +908,10 @@ def isinf(input):
         >>> ug.isinf(ug.tensor([1.0, float("inf"), float("nan")]))
         tensor([False,  True, False])
     """
-    return bind(_comparisons["isinf"], input)
+    return bind(isinf_p, input)
 
 
+@op(methods=("isfinite",))
 def isfinite(input):
     """Elementwise test for finite values, not inf or NaN (boolean result).
 
@@ -837,7 +920,7 @@ def isfinite(input):
         >>> ug.isfinite(ug.tensor([1.0, float("inf"), float("nan")]))
         tensor([ True, False, False])
     """
-    return bind(_comparisons["isfinite"], input)
+    return bind(isfinite_p, input)
 
 
 DEFAULT_FLOAT_DTYPE = DEFAULT_FLOAT

@@ -8,6 +8,13 @@ Ellipsis) give views that share storage and version counter with the input
 (primitive ``index``). Both have ``index_add`` (a scatter-add into zeros) as
 their vjp, whose own vjp is indexing again, so every order differentiates.
 
+Inside ``ug.vmap`` every primitive here has a batching rule: the per-example
+index becomes one index into the whole batch (a leading full slice for a
+batched input, an ``arange`` over the batch next to batched index arrays), and
+``x[index] = value`` writes functionally (the tensor's data becomes the batched
+result). A boolean mask that differs per example is refused, since the
+result's shape would depend on each example's values.
+
 Example:
     >>> import unigrad as ug
     >>> x = ug.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -25,7 +32,16 @@ import numpy as np
 
 from .. import _state, backend
 from ..backend import namespace_of
-from ..tensor import Tensor, as_array
+from ..interpreters.array import AbstractArray
+from ..interpreters.batching import (
+    BatchingError,
+    BatchTracer,
+    batch_size,
+    materialize,
+    move_axis,
+    ndim_of,
+)
+from ..tensor import Tensor, _make_tensor, as_array
 from ._primitive import Primitive, bind
 from ._shape_rules import broadcast_shapes, dtype_of, normalize_axis, shape_of
 
@@ -176,6 +192,10 @@ def _convert_item(item):
     kind = data.dtype.kind
     if kind not in "iub":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if type(data) is BatchTracer:
+        if kind == "b":
+            raise _batched_mask_error()
+        return IndexArray(data)  # one index per example: a 0-d one selects like an int
     if is_traced(data):
         if kind == "b":
             from ..graph.tracer import _concretization_error
@@ -191,18 +211,46 @@ def _convert_item(item):
 
 
 def is_traced(data) -> bool:
-    """Whether ``data`` is an abstract value of an active ``ug.jit`` trace (no values yet)."""
+    """Whether ``data`` has no values to read here: an abstract value of an active ``ug.jit``
+    trace (no values yet), or a batched value inside ``ug.vmap`` (one per example; checks
+    on its values are skipped, or made on the whole batch)."""
+    if type(data) is BatchTracer:
+        return True
     if _local.trace is None:
         return False
     from ..graph.tracer import Tracer
     return type(data) is Tracer
 
 
+def _known_values(data):
+    """The values of an index array as a NumPy array, or None when they are not known yet
+    (traced by ``ug.jit``: checked when the graph runs). A batched index (inside
+    ``ug.vmap``) gives the whole batch's values, so checking them checks every example."""
+    while type(data) is BatchTracer:
+        data = data.value
+        if isinstance(data, Tensor):
+            data = data._data
+    if is_traced(data) or isinstance(data, AbstractArray):
+        return None
+    return backend.to_numpy(data)
+
+
+def _batched_mask_error() -> BatchingError:
+    return BatchingError(
+        "vmap: indexing with a boolean mask that is batched (it differs per example) is not "
+        "supported: the result's shape would depend on each example's values. Use "
+        "ug.where(mask, x, 0) or masked_fill instead, or pass the mask with in_axes=None "
+        "if it is the same for every example")
+
+
 def _tensor_index_data(tensor: Tensor):
     """The array of an index tensor; under ``ug.jit`` one made outside the trace becomes a
-    graph input (so a new call with other indices reuses the graph instead of baking them in)."""
+    graph input (so a new call with other indices reuses the graph instead of baking them in).
+    A batched index (inside ``ug.vmap``) is left as it is: its whole batch is read, and
+    captured, by the batching rule."""
     trace = _local.trace
-    if trace is not None and not trace.is_created(tensor):
+    if trace is not None and type(tensor._data) is not BatchTracer and \
+            not trace.is_created(tensor):
         from ..graph.tracer import ensure_captured
         ensure_captured(tensor)
     return tensor._data
@@ -223,9 +271,11 @@ def _check_array(item: IndexArray, dim: int, shape: tuple) -> None:
                                  f"match the shape of the indexed tensor {list(shape)} at index "
                                  f"{dim + j}")
         return
-    if item.array.size == 0 or is_traced(item.array):  # traced: checked by the kernel at run
+    if item.array.size == 0:
         return
-    host = backend.to_numpy(item.array)
+    host = _known_values(item.array)
+    if host is None:  # traced: checked by the kernel at run
+        return
     low, high = int(host.min()), int(host.max())
     size = shape[dim]
     _check_position(low if low < -size else high, dim, size)
@@ -275,7 +325,222 @@ def _probe(shape: tuple):
 
 
 def _indexed_shape(shape: tuple, index: Index) -> tuple:
-    return tuple(_probe(shape)[index.on(np)].shape)
+    return tuple(_probe(shape)[_probe_index(index)].shape)
+
+
+def _probe_index(index: Index) -> tuple:
+    """``index`` for NumPy; index arrays without values here (traced or batched) become zeros
+    of their shape and dtype, which give the same result shape."""
+    if index.basic:
+        return index.items
+    return tuple(_probe_array(item) if isinstance(item, IndexArray) else item
+                 for item in index.items)
+
+
+def _probe_array(item: IndexArray):
+    array = item.array
+    if isinstance(array, AbstractArray) or is_traced(array):
+        return np.broadcast_to(np.zeros((), dtype=array.dtype), tuple(array.shape))
+    return item.on(np)
+
+
+# ----------------------------------------------------------------------------- batching rules
+
+def _batched_here(array) -> bool:
+    """Whether an index array is batched at the ``vmap`` level whose rule is running.
+
+    A level runs its rules with its parent innermost, so its own batched values
+    are the live ones whose level sits right inside the current interpreter;
+    those of enclosing levels are ordinary per-example arrays to the rule.
+    """
+    return type(array) is BatchTracer and array.interpreter.active and \
+        array.interpreter.parent is _local.interpreter
+
+
+def _level_size(values: tuple, dims: tuple, arrays: list) -> int:
+    """The running level's batch size, read from a batched index array or operand."""
+    for array in arrays:
+        if _batched_here(array):
+            return array.interpreter.size
+    return batch_size(values, dims)
+
+
+def _example_shape(value, dim: int | None) -> tuple:
+    """One example's shape: the shape of ``value`` without its batch axis ``dim``."""
+    shape = tuple(getattr(value, "shape", ()))
+    return shape if dim is None else shape[:dim] + shape[dim + 1:]
+
+
+def _batch_first(tracer: BatchTracer, rank: int):
+    """The whole batch of a batched index array (a backend or abstract array), batch axis
+    first and singleton axes after it up to ``rank`` per-example dimensions, so that it
+    broadcasts against the other index arrays as one example's array does."""
+    data = tracer.value
+    if isinstance(data, Tensor):
+        data = _tensor_index_data(data)
+    dim = tracer.dim
+    if dim:
+        data = data.transpose((dim,) + tuple(axis for axis in range(data.ndim) if axis != dim))
+    shape = tuple(data.shape)
+    if len(shape) - 1 < rank:
+        data = data.reshape(shape[:1] + (1,) * (rank + 1 - len(shape)) + shape[1:])
+    return data
+
+
+def _advanced_positions(items: tuple) -> list:
+    """Where an index's advanced entries stand: its index arrays, and its ints when it has
+    an index array (NumPy then treats them as 0-d index arrays)."""
+    if not any(isinstance(item, IndexArray) for item in items):
+        return []
+    return [position for position, item in enumerate(items)
+            if isinstance(item, (IndexArray, int))]
+
+
+def _advanced_rank(items: tuple) -> int:
+    """The rank of the advanced entries' broadcast shape (a mask gives one axis)."""
+    return max((1 if item.is_mask else item.ndim for item in items
+                if isinstance(item, IndexArray)), default=0)
+
+
+def _grouped(positions: list) -> bool:
+    """Whether the advanced entries are next to each other: NumPy then puts their axes where
+    they stand in the result, and first otherwise."""
+    return not positions or positions[-1] - positions[0] == len(positions) - 1
+
+
+def _axes_before(items: tuple, stop: int, ndim: int) -> tuple:
+    """``(input axes consumed, result axes made)`` by the basic entries ``items[:stop]`` of an
+    index into ``ndim`` dimensions."""
+    consumed = sum(item.ndim if isinstance(item, IndexArray) and item.is_mask else 1
+                   for item in items if item is not None and item is not Ellipsis)
+    taken = made = 0
+    for item in items[:stop]:
+        if item is Ellipsis:
+            taken += ndim - consumed
+            made += ndim - consumed
+        elif item is None:
+            made += 1
+        else:
+            taken += 1
+            made += isinstance(item, slice)
+    return taken, made
+
+
+def _batch_index(index: Index, shape: tuple, batched_input: bool, size: int) -> tuple:
+    """One example's ``index`` (into an input of per-example ``shape``) as an index into the
+    whole batch.
+
+    Returns ``(whole, input_axis, out_axis)``: the whole input, its batch axis
+    moved to ``input_axis`` (None when ``batched_input`` is false: it has none),
+    indexed by ``whole`` gives every example's result, batched along
+    ``out_axis``. Without index arrays batched at the running level a full
+    slice leads; batched index arrays enter with their batch axis first, next to
+    an ``arange`` over the batch that picks each example's part of the input.
+    Either way NumPy's placement of the advanced axes (where they stand when
+    adjacent, first otherwise) is kept for each example.
+    """
+    items = index.items
+    positions = _advanced_positions(items)
+    rank = _advanced_rank(items)
+    batched = [isinstance(item, IndexArray) and _batched_here(item.array) for item in items]
+    if not any(batched):
+        return Index((slice(None),) + items), 0, 0 if _grouped(positions) else rank
+    whole = list(items)
+    for position, item in enumerate(items):
+        if batched[position]:
+            if item.is_mask:
+                raise _batched_mask_error()
+            whole[position] = IndexArray(_batch_first(item.array, rank))
+    first = positions[0]
+    taken, made = _axes_before(items, first, len(shape))
+    input_axis = None
+    if batched_input:
+        whole.insert(first, IndexArray(np.arange(size).reshape((size,) + (1,) * rank)))
+        input_axis = taken
+    return Index(tuple(whole)), input_axis, made if _grouped(positions) else 0
+
+
+def _aligned(value, dim: int | None, rank: int, axis: int):
+    """A per-example ``value`` that broadcasts to a result of ``rank`` dimensions, arranged to
+    broadcast to the whole batch's result batched along ``axis``: its batch axis (a one when
+    it is not batched) at ``axis``, and ones filling up to the rank."""
+    from .shape import reshape_p
+    if dim is None and ndim_of(value) == 0:
+        return value
+    shape = tuple(value.shape)
+    if dim is None:
+        batch, own = (1,), shape
+    else:
+        value = move_axis(value, dim, 0)
+        batch, own = shape[dim:dim + 1], shape[:dim] + shape[dim + 1:]
+    while len(own) > rank and own[0] == 1:
+        own = own[1:]
+    value = bind(reshape_p, value, shape=batch + (1,) * (rank - len(own)) + own)
+    return move_axis(value, 0, axis)
+
+
+def _index_batch(values: tuple, dims: tuple, index: Index) -> tuple:
+    """The batching rule of ``getitem`` and ``index``: one indexing of the whole batch (a
+    view still when the index stays basic)."""
+    x, dim = values[0], dims[0]
+    size = _level_size(values, dims, index._param_arrays())
+    whole, input_axis, out_axis = _batch_index(index, _example_shape(x, dim), dim is not None,
+                                               size)
+    if dim is not None:
+        x = move_axis(x, dim, input_axis)
+    return bind(getitem_p if whole.basic else index_p, x, index=whole), out_axis
+
+
+def _index_add_batch(values: tuple, dims: tuple, index: Index, shape: tuple) -> tuple:
+    """The batching rule of ``index_add``: one scatter into the whole batch's zeros."""
+    source, dim = values[0], dims[0]
+    size = _level_size(values, dims, index._param_arrays())
+    whole, input_axis, out_axis = _batch_index(index, tuple(shape), True, size)
+    whole_shape = tuple(shape[:input_axis]) + (size,) + tuple(shape[input_axis:])
+    rank = len(_indexed_shape(whole_shape, whole)) - 1
+    source = _aligned(source, dim, rank, out_axis)
+    return bind(index_add_p, source, index=whole, shape=whole_shape), input_axis
+
+
+def _index_put_batch(values: tuple, dims: tuple, index: Index) -> tuple:
+    """The batching rule of ``index_put``: the whole batch written at once (an unbatched
+    input is broadcast along the batch first, as every example gets its own result)."""
+    (x, value), (x_dim, value_dim) = values, dims
+    size = _level_size(values, dims, index._param_arrays())
+    whole, input_axis, out_axis = _batch_index(index, _example_shape(x, x_dim), True, size)
+    x = materialize(x, x_dim, size, input_axis)
+    rank = len(_indexed_shape(tuple(x.shape), whole)) - 1
+    value = _aligned(value, value_dim, rank, out_axis)
+    return bind(index_put_p, x, value, index=whole), input_axis
+
+
+def _gather_family_index(index: IndexArray, size: int) -> IndexArray:
+    """A ``gather``/``scatter_add`` index for the whole batch, batch axis first: a batched
+    one's whole batch, an unbatched one broadcast along a new leading axis."""
+    array = index.array
+    if _batched_here(array):
+        return IndexArray(_batch_first(array, array.ndim))
+    return IndexArray(namespace_of(array).broadcast_to(array, (size,) + tuple(array.shape)))
+
+
+def _gather_batch(values: tuple, dims: tuple, dim: int, index: IndexArray) -> tuple:
+    """The batching rule of ``gather``: a gather along the same axis of the whole batch."""
+    x, x_dim = values[0], dims[0]
+    size = _level_size(values, dims, [index.array])
+    x = materialize(x, x_dim, size)
+    return bind(gather_p, x, dim=int(dim) % index.ndim + 1,
+                index=_gather_family_index(index, size)), 0
+
+
+def _scatter_add_batch(values: tuple, dims: tuple, dim: int, index: IndexArray) -> tuple:
+    """The batching rule of ``scatter_add``: a scatter along the same axis of the whole
+    batch (unbatched operands are broadcast along it)."""
+    (x, source), (x_dim, source_dim) = values, dims
+    size = _level_size(values, dims, [index.array])
+    x = materialize(x, x_dim, size)
+    source = materialize(source, source_dim, size)
+    return bind(scatter_add_p, x, source, dim=int(dim) % index.ndim + 1,
+                index=_gather_family_index(index, size)), 0
 
 
 def _index_rule(x, index):
@@ -290,10 +555,12 @@ def _index_vjp(g, out, needs, x, index):
     return (bind(index_add_p, g, index=index, shape=tuple(x.shape)),)
 
 
-getitem_p = Primitive("getitem", _index_impl, _index_rule, kind="linear", saves_inputs=False,
-                      is_view=True, backward_name="SliceBackward0", vjp=_index_vjp)
-index_p = Primitive("index", _index_impl, _index_rule, kind="linear", saves_inputs=False,
-                    backward_name="IndexBackward0", vjp=_index_vjp)
+getitem_p = Primitive("getitem", _index_impl, _index_rule, kind="linear",
+                      is_view=True, backward_name="SliceBackward0", vjp=_index_vjp, saves="nothing",
+                      batch=_index_batch)
+index_p = Primitive("index", _index_impl, _index_rule, kind="linear",
+                    backward_name="IndexBackward0", vjp=_index_vjp, saves="nothing",
+                    batch=_index_batch)
 
 
 def _select(x, index: Index):
@@ -317,8 +584,9 @@ def _index_add_impl(g, index, shape):
 
 index_add_p = Primitive("index_add", _index_add_impl,
                         lambda g, index, shape: (tuple(shape), dtype_of(g)), kind="linear",
-                        saves_inputs=False, backward_name="IndexAddBackward0",
-                        vjp=lambda g, out, needs, value, index, shape: (_select(g, index),))
+                        backward_name="IndexAddBackward0",
+                        vjp=lambda g, out, needs, value, index, shape: (_select(g, index),),
+                        saves="nothing", batch=_index_add_batch)
 
 
 def _index_put_impl(x, value, index):
@@ -347,9 +615,9 @@ def _index_put_jvp(tangents, out, x, value, index):
                 index=index)
 
 
-index_put_p = Primitive("index_put", _index_put_impl, _index_put_rule, saves_inputs=False,
+index_put_p = Primitive("index_put", _index_put_impl, _index_put_rule,
                         backward_name="IndexPutBackward0", vjp=_index_put_vjp,
-                        jvp=_index_put_jvp)
+                        jvp=_index_put_jvp, saves="nothing", batch=_index_put_batch)
 
 
 def _value_shape(value_shape: tuple, indexed_shape: tuple) -> tuple:
@@ -392,10 +660,10 @@ def _scatter_zeros(g, shape: tuple):
 
 
 gather_p = Primitive("gather", _gather_impl, lambda x, dim, index: (index.shape, dtype_of(x)),
-                     kind="linear", saves_inputs=False,
+                     kind="linear",
                      vjp=lambda g, out, needs, x, dim, index: (
                          bind(scatter_add_p, _scatter_zeros(g, tuple(x.shape)), g, dim=dim,
-                              index=index),))
+                              index=index),), saves="nothing", batch=_gather_batch)
 
 
 def _scatter_add_impl(x, src, dim, index):
@@ -412,10 +680,10 @@ def _scatter_add_impl(x, src, dim, index):
 
 scatter_add_p = Primitive("scatter_add", _scatter_add_impl,
                           lambda x, src, dim, index: (shape_of(x), dtype_of(x)), kind="linear",
-                          saves_inputs=False,
                           vjp=lambda g, out, needs, x, src, dim, index: (
                               g if needs[0] else None,
-                              bind(gather_p, g, dim=dim, index=index) if needs[1] else None))
+                              bind(gather_p, g, dim=dim, index=index) if needs[1] else None),
+                          saves="nothing", batch=_scatter_add_batch)
 
 
 # ----------------------------------------------------------------------------- tensor indexing
@@ -458,6 +726,10 @@ def setitem(input: Tensor, index, value) -> None:
         value = backend.to_device(as_array(value, dtype), input.device)
     shape = _value_shape(tuple(value.shape), _indexed_shape(tuple(input.shape), normalized))
     value = reshape(value, shape)
+    if _is_batched(input) or _is_batched(value) or \
+            any(_is_batched(array) for array in normalized._param_arrays()):
+        _assign_batched(input, normalized, value)
+        return
     recording = _local.grad_enabled and (input._requires_grad or (
         isinstance(value, Tensor) and value._requires_grad))
     if recording or _has_tangents(input) or _has_tangents(value) or _local.trace is not None:
@@ -468,6 +740,39 @@ def setitem(input: Tensor, index, value) -> None:
     input._bump_version()
     input._data[normalized.on(namespace_of(input._data))] = \
         value._data if isinstance(value, Tensor) else value
+
+
+def _is_batched(value) -> bool:
+    """Whether ``value`` (a Tensor or an index array) is batched inside ``ug.vmap``."""
+    return type(value._data if isinstance(value, Tensor) else value) is BatchTracer
+
+
+def _assign_batched(input: Tensor, index: Index, value) -> None:
+    """``input[index] = value`` inside ``ug.vmap`` with a batched operand.
+
+    Batched values are immutable, so the write is functional, as under
+    ``ug.jit``: the tensor's data becomes the ``index_put`` result (batched even
+    when only the value or the index was), and its history with it when
+    recorded. Views of the tensor do not see the write.
+    """
+    input._leaf_inplace_check()
+    recording = _local.grad_enabled and (input._requires_grad or (
+        isinstance(value, Tensor) and value._requires_grad))
+    source = _make_tensor(input._data, recording and input._requires_grad)
+    if recording and input._requires_grad:
+        source._grad_fn = input._grad_fn
+    tangents = input._extra.get("tangents") if input._extra is not None else None
+    if tangents:  # forward-mode AD: the write sees the old tangent and yields the new one
+        source._extra_dict()["tangents"] = tangents
+    result = bind(index_put_p, source, value, index=index)
+    input._bump_version()
+    input._data = result._data
+    if tangents or (result._extra is not None and result._extra.get("tangents")):
+        input._extra_dict()["tangents"] = result._extra.get("tangents", {}) \
+            if result._extra is not None else {}
+    if recording and result._grad_fn is not None:
+        input._grad_fn = result._grad_fn
+        input._requires_grad = True
 
 
 def _has_tangents(value) -> bool:
@@ -491,9 +796,9 @@ def _index_data(index, name: str):
 
 
 def _check_range(data, dim: int, size: int, allow_negative: bool, error=RuntimeError) -> None:
-    if data.size == 0 or is_traced(data):
+    host = None if data.size == 0 else _known_values(data)
+    if host is None:
         return
-    host = backend.to_numpy(data)
     low, high = int(host.min()), int(host.max())
     lowest = -size if allow_negative else 0
     bad = low if low < lowest else high
@@ -633,8 +938,8 @@ def take(input, index):
     from .shape import reshape
     data = _integer_index("take", index, IndexError)
     size = math.prod(input.shape)
-    if data.size and not is_traced(data):
-        host = backend.to_numpy(data)
+    host = _known_values(data) if data.size else None
+    if host is not None:
         for bad in (int(host.min()), int(host.max())):
             if not -size <= bad < size:
                 raise IndexError(f"out of range: tried to access index {bad} on a tensor of "
@@ -690,8 +995,8 @@ def index_select(input, dim: int, index):
         raise IndexError("index_select(): Index is supposed to be a vector")
     data = data.reshape(-1)
     size = input.shape[axis] if ndim else 1
-    if data.size and not is_traced(data) and (int(backend.to_numpy(data).min()) < 0 or
-                      int(backend.to_numpy(data).max()) >= size):
+    host = _known_values(data) if data.size else None
+    if host is not None and (int(host.min()) < 0 or int(host.max()) >= size):
         raise IndexError("index out of range in self")
     if ndim == 0:
         from .shape import reshape

@@ -26,8 +26,11 @@ from ..backend import namespace_of
 from ..tensor import PLAIN_TENSOR_TYPES, Tensor
 from ._dtypes import to_tensor_operand
 from ._primitive import Primitive, bind, others_need
+from .registry import op
+from ..interpreters import has_values
+from ..interpreters.batching import move_to_front, ndim_of, over_leading_dims
 from ._shape_rules import broadcast_shapes, dtype_of, shape_of
-from .shape import broadcast_to, reshape, sum_to_shape, transpose_p
+from .shape import broadcast_to, reshape, reshape_p, sum_to_shape, transpose_p
 
 _local = _state.local
 
@@ -80,7 +83,7 @@ def _matmul_shape(a_shape: tuple, b_shape: tuple) -> tuple:
 
 
 def _matmul_impl(a, b):
-    if b.ndim == 2 and a.ndim > 2 and a.flags.c_contiguous:
+    if b.ndim == 2 and a.ndim > 2 and a.flags.c_contiguous and a.size:
         # one GEMM over all rows instead of one per batch entry
         return (a.reshape(-1, a.shape[-1]) @ b).reshape(a.shape[:-1] + b.shape[-1:])
     return a @ b
@@ -116,9 +119,46 @@ def _matmul_vjp(g, out, needs, a, b):
     return grad_a, grad_b
 
 
+def _matmul_expression(eqn, operands: list, namer) -> str | None:
+    """``a @ b`` in generated graph code (not for a stack times a matrix: the kernel
+    flattens that batch into one GEMM)."""
+    a, b = eqn.inputs
+    if a.ndim > 2 and b.ndim == 2:
+        return None
+    return f"{operands[0]} @ {operands[1]}"
+
+
+def _matmul_batch(values, dims):
+    """Per-example vectors become matrices (so no batch axis is read as a matrix axis),
+    batch axes go first with ranks aligned, and the added vector axes are dropped again."""
+    operands = []
+    dropped = []
+    for position, (value, dim) in enumerate(zip(values, dims)):
+        value = move_to_front(value, dim)
+        if ndim_of(value) - (dim is not None) == 1:
+            shape = tuple(value.shape)
+            value = bind(reshape_p, value, shape=shape[:-1] + (1, shape[-1]) if position == 0
+                         else shape + (1,))
+            dropped.append(-2 if position == 0 else -1)
+        operands.append(value)
+    ranks = [ndim_of(v) - (d is not None) for v, d in zip(operands, dims)]
+    for position, (value, dim) in enumerate(zip(operands, dims)):
+        if dim is not None and ranks[position] < max(ranks):
+            shape = tuple(value.shape)
+            operands[position] = bind(reshape_p, value, shape=shape[:1] + (1,) * (
+                max(ranks) - ranks[position]) + shape[1:])
+    out = bind(matmul_p, *operands)
+    if dropped:
+        shape = list(out.shape)
+        for axis in sorted(dropped):
+            del shape[axis]
+        out = bind(reshape_p, out, shape=tuple(shape))
+    return out, 0
+
+
 matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, kind="bilinear", vjp=_matmul_vjp,
-                     backward_name="MmBackward0",
-                     saved_for=others_need)
+                     backward_name="MmBackward0", saves=others_need, autocast="lower",
+                     expression=_matmul_expression, ufunc="matmul", batch=_matmul_batch)
 
 
 def _operand(value):
@@ -127,18 +167,25 @@ def _operand(value):
         to_tensor_operand(value)
 
 
+def _cast_by_autocast(*operands) -> bool:
+    """Whether autocast will give these floating operands one dtype (float64 stays)."""
+    return _local.autocast_dtype is not None and all(
+        o._data.dtype.kind == "f" and o._data.dtype.itemsize < 8 for o in operands)
+
+
 def _matrix_operands(input, other, name: str):
     input, other = _operand(input), _operand(other)
     for value in (input, other):
         if not hasattr(value, "shape"):
             raise TypeError(f"{name}(): expected Tensor arguments, got {type(value).__name__}")
     if isinstance(input, Tensor) and isinstance(other, Tensor) and \
-            input._data.dtype != other._data.dtype:
+            input._data.dtype != other._data.dtype and not _cast_by_autocast(input, other):
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{input.dtype.name} != {other.dtype.name}")
     return input, other
 
 
+@op(methods=("matmul",))
 def matmul(input, other):
     """Matrix product with NumPy/PyTorch semantics (1-D operands, batch broadcasting).
 
@@ -149,9 +196,6 @@ def matmul(input, other):
         >>> ug.matmul(ug.tensor([1.0, 2.0]), ug.tensor([3.0, 4.0]))
         tensor(11.)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_lower_precision
-        return call_lower_precision(matmul, input, other)
     if type(input) in PLAIN_TENSOR_TYPES and type(other) in PLAIN_TENSOR_TYPES:
         a, b = input._data, other._data
         if a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] and a.dtype == b.dtype:
@@ -161,6 +205,7 @@ def matmul(input, other):
     return bind(matmul_p, input, other)
 
 
+@op(methods=("mm",))
 def mm(input, mat2):
     """Product of two matrices (2-D only).
 
@@ -169,9 +214,6 @@ def mm(input, mat2):
         >>> ug.mm(ug.ones((2, 3)), ug.ones((3, 4))).shape
         (2, 4)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_lower_precision
-        return call_lower_precision(mm, input, mat2)
     input, mat2 = _matrix_operands(input, mat2, "mm")
     if len(input.shape) != 2:
         raise RuntimeError("self must be a matrix")
@@ -180,6 +222,7 @@ def mm(input, mat2):
     return matmul(input, mat2)
 
 
+@op(methods=("bmm",))
 def bmm(input, mat2):
     """Batched product of two stacks of matrices with the same batch size (3-D only).
 
@@ -188,9 +231,6 @@ def bmm(input, mat2):
         >>> ug.bmm(ug.ones((5, 2, 3)), ug.ones((5, 3, 4))).shape
         (5, 2, 4)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_lower_precision
-        return call_lower_precision(bmm, input, mat2)
     input, mat2 = _matrix_operands(input, mat2, "bmm")
     if len(input.shape) != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -203,6 +243,7 @@ def bmm(input, mat2):
     return matmul(input, mat2)
 
 
+@op(methods=("mv",))
 def mv(input, vec):
     """Product of a matrix and a vector.
 
@@ -211,9 +252,6 @@ def mv(input, vec):
         >>> ug.mv(ug.tensor([[1.0, 2.0], [3.0, 4.0]]), ug.tensor([1.0, 1.0]))
         tensor([3., 7.])
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_lower_precision
-        return call_lower_precision(mv, input, vec)
     input, vec = _matrix_operands(input, vec, "mv")
     if len(input.shape) != 2 or len(vec.shape) != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {len(input.shape)}, "
@@ -224,6 +262,7 @@ def mv(input, vec):
     return matmul(input, vec)
 
 
+@op(methods=("dot",), autocast="inputs")
 def dot(input, other):
     """Inner product of two 1-D tensors of the same size.
 
@@ -243,6 +282,7 @@ def dot(input, other):
     return bind(matmul_p, input, other)
 
 
+@op(methods=("outer",))
 def outer(input, vec2):
     """Outer product of two 1-D tensors: ``out[i, j] = input[i] * vec2[j]``.
 
@@ -387,8 +427,24 @@ def _einsum_vjp(g, out, needs, *operands, equation):
     return tuple(grads)
 
 
+def _einsum_batch(values, dims, equation):
+    """A fresh subscript letter for the batch axis, first in batched operands and the output."""
+    left, output = equation.split("->")
+    letter = next(c for c in "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA"
+                  if c not in equation)
+    terms = left.split(",")
+    operands = []
+    for position, (value, dim) in enumerate(zip(values, dims)):
+        if dim is not None:
+            value = move_to_front(value, dim)
+            terms[position] = letter + terms[position]
+        operands.append(value)
+    return bind(einsum_p, *operands, equation=f"{','.join(terms)}->{letter}{output}"), 0
+
+
 einsum_p = Primitive("einsum", _einsum_impl, _einsum_rule, kind="bilinear", vjp=_einsum_vjp,
-                     backward_name="EinsumBackward0", saved_for=others_need)
+                     backward_name="EinsumBackward0", saves=others_need, autocast="lower",
+                     batch=_einsum_batch)
 
 
 def einsum(equation: str, *operands):
@@ -402,9 +458,6 @@ def einsum(equation: str, *operands):
         >>> ug.einsum("ij,jk->ik", a, ug.eye(2)).shape
         (2, 2)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_lower_precision
-        return call_lower_precision(einsum, equation, *operands)
     if not isinstance(equation, str):
         raise TypeError(f"einsum(): equation must be a str, got {type(equation).__name__}")
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
@@ -447,12 +500,12 @@ def _inv_impl(a):
                           "completed.") from None
 
 
-inv_p = Primitive("inv", _inv_impl, lambda a: (shape_of(a), dtype_of(a)), saves_inputs=False,
-                  saves_output=True, backward_name="LinalgInvExBackward0",
+inv_p = Primitive("inv", _inv_impl, lambda a: (shape_of(a), dtype_of(a)), backward_name="LinalgInvExBackward0",
                   vjp=lambda g, out, needs, a: (-bind(matmul_p, _mT(out),
                                                       bind(matmul_p, g, _mT(out))),),
                   jvp=lambda tangents, out, a: -bind(matmul_p, out,
-                                                     bind(matmul_p, tangents[0], out)))
+                                                     bind(matmul_p, tangents[0], out)), saves="output",
+                  batch=over_leading_dims())
 
 
 def _det_vjp(g, out, needs, a):
@@ -465,8 +518,9 @@ def _det_jvp(tangents, out, a):
 
 
 det_p = Primitive("det", lambda a: namespace_of(a).linalg.det(a),
-                  lambda a: (shape_of(a)[:-2], dtype_of(a)), saves_output=True,
-                  backward_name="LinalgDetBackward0", vjp=_det_vjp, jvp=_det_jvp)
+                  lambda a: (shape_of(a)[:-2], dtype_of(a)),
+                  backward_name="LinalgDetBackward0", vjp=_det_vjp, jvp=_det_jvp, saves="inputs and output",
+                  batch=over_leading_dims())
 
 
 def _slogdet_impl(a):
@@ -484,9 +538,11 @@ def _logdet_jvp(tangents, out, a):
 
 logabsdet_p = Primitive("logabsdet", _slogdet_impl, lambda a: (shape_of(a)[:-2], dtype_of(a)),
                         backward_name="LinalgSlogdetBackward0", vjp=_logdet_vjp,
-                        jvp=_logdet_jvp)
+                        jvp=_logdet_jvp,
+                        batch=over_leading_dims())
 
 
+@op(methods=("inverse",))
 def inv(A):
     """The inverse of a square matrix (or of each matrix in a batch).
 
@@ -504,6 +560,7 @@ def inv(A):
 inverse = inv
 
 
+@op(methods=("det",))
 def det(A):
     """The determinant of a square matrix (or of each matrix in a batch).
 
@@ -519,6 +576,7 @@ def det(A):
     return bind(det_p, A)
 
 
+@op(methods=("slogdet",))
 def slogdet(A):
     """``(sign, logabsdet)`` of the determinant, without overflow; ``sign`` has no gradient.
 
@@ -532,7 +590,7 @@ def slogdet(A):
     A = _operand(A)
     _check_square("slogdet", A)
     raw = _raw(A)
-    if _state.local.trace is not None:
+    if not has_values(raw):
         from .elementwise import sign as sign_of  # graph mode: the sign of det, as an op
         return SlogdetResult(sign_of(bind(det_p, _make_tensor(raw))), bind(logabsdet_p, A))
     sign = namespace_of(raw).linalg.slogdet(raw)[0]
@@ -540,6 +598,7 @@ def slogdet(A):
                          bind(logabsdet_p, A))
 
 
+@op(methods=("logdet",))
 def logdet(A):
     """``log(det(A))``: NaN where the determinant is negative, as in PyTorch.
 
@@ -602,8 +661,9 @@ def _solve_jvp(tangents, out, a, b):
     return bind(solve_p, a, rhs)
 
 
-solve_p = Primitive("solve", _solve_impl, _solve_rule, saves_output=True, vjp=_solve_vjp,
-                    jvp=_solve_jvp, backward_name="LinalgSolveExBackward0")
+solve_p = Primitive("solve", _solve_impl, _solve_rule, vjp=_solve_vjp,
+                    jvp=_solve_jvp, backward_name="LinalgSolveExBackward0", saves="inputs and output",
+                    batch=over_leading_dims())
 
 
 def solve(A, B, *, left: bool = True):
@@ -673,9 +733,9 @@ def _cholesky_jvp(tangents, out, a):
     return bind(matmul_p, out, middle * _halved_lower_mask(out.shape[-1], tangents[0]))
 
 
-cholesky_p = Primitive("cholesky", _cholesky_impl, lambda a: (shape_of(a), dtype_of(a)),
-                       saves_inputs=False, saves_output=True, vjp=_cholesky_vjp,
-                       jvp=_cholesky_jvp, backward_name="LinalgCholeskyExBackward0")
+cholesky_p = Primitive("cholesky", _cholesky_impl, lambda a: (shape_of(a), dtype_of(a)), vjp=_cholesky_vjp,
+                       jvp=_cholesky_jvp, backward_name="LinalgCholeskyExBackward0", saves="output",
+                       batch=over_leading_dims())
 
 
 def cholesky(A, *, upper: bool = False):
@@ -757,8 +817,7 @@ def linalg_norm(A, ord=None, dim=None, keepdim: bool = False, *, dtype=None):
     return vector_norm(A, ord, dim, keepdim)
 
 
-TENSOR_METHODS = {
-    "matmul": matmul, "mm": mm, "bmm": bmm, "mv": mv, "dot": dot, "outer": outer,
-    "inverse": inv, "det": det, "slogdet": slogdet, "logdet": logdet,
-    "cholesky": lambda self, upper=False: cholesky(self, upper=upper),
-}
+@op(methods=("cholesky",))
+def _cholesky_method(self, upper: bool = False):
+    """``Tensor.cholesky(upper=False)``: :func:`cholesky` of this matrix (PyTorch's method)."""
+    return cholesky(self, upper=upper)

@@ -1,14 +1,17 @@
-"""The one table of Tensor methods and operators, attached to :class:`Tensor`.
+"""Python's operators on :class:`Tensor`, and the Tensor methods that are not ops.
 
-Each ops module may export ``TENSOR_METHODS`` (name -> function taking the
-tensor first); :func:`install` merges them with the table below.
+Every op declares its own Tensor method names where it is defined
+(:func:`unigrad.ops.registry.op`); this module maps Python's operator protocol
+(``__add__``...) to the ops and declares the conversion methods (``float``,
+``to``, ``new_zeros``...). :func:`install` attaches the operators.
 """
 
 from __future__ import annotations
 
 from ..tensor import Tensor
-from . import creation, reduce, shape
+from . import creation, shape
 from . import elementwise as ew
+from .registry import op
 
 
 def _swap(fn):
@@ -35,48 +38,59 @@ OPERATORS = {
 _INPLACE_OPERATORS = {"__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_",
                       "__itruediv__": "div_", "__ipow__": "pow_"}
 
-METHODS = {
-    # elementwise
-    "add": ew.add, "sub": ew.sub, "mul": ew.mul, "div": ew.div, "true_divide": ew.div,
-    "multiply": ew.mul, "subtract": ew.sub, "divide": ew.div, "floor_divide": ew.floor_divide,
-    "remainder": ew.remainder, "fmod": ew.fmod,
-    "neg": ew.neg, "negative": ew.neg, "pow": ew.pow, "maximum": ew.maximum,
-    "minimum": ew.minimum, "exp": ew.exp, "log": ew.log, "log1p": ew.log1p, "expm1": ew.expm1,
-    "sqrt": ew.sqrt, "rsqrt": ew.rsqrt, "sin": ew.sin, "cos": ew.cos, "tan": ew.tan,
-    "tanh": ew.tanh, "sigmoid": ew.sigmoid, "relu": ew.relu, "erf": ew.erf, "abs": ew.abs,
-    "sign": ew.sign, "floor": ew.floor, "ceil": ew.ceil, "round": ew.round, "trunc": ew.trunc,
-    "clip": ew.clip, "clamp": ew.clip, "reciprocal": ew.reciprocal, "square": ew.square,
-    "where": lambda self, condition, other: ew.where(condition, self, other),
-    "eq": ew.eq, "ne": ew.ne, "lt": ew.lt, "le": ew.le, "gt": ew.gt, "ge": ew.ge,
-    "logical_and": ew.logical_and, "logical_or": ew.logical_or, "logical_not": ew.logical_not,
-    "logical_xor": ew.logical_xor, "isnan": ew.isnan, "isinf": ew.isinf,
-    "isfinite": ew.isfinite, "lerp": ew.lerp,
-    # dtype conversions
-    "astype": ew.cast,
-    "float": lambda self: ew.cast(self, "float32"),
-    "double": lambda self: ew.cast(self, "float64"),
-    "half": lambda self: ew.cast(self, "float16"),
-    "long": lambda self: ew.cast(self, "int64"),
-    "int": lambda self: ew.cast(self, "int32"),
-    "bool": lambda self: ew.cast(self, "bool"),
-    # reductions
-    "sum": reduce.sum, "mean": reduce.mean,
-    # shape
-    "reshape": shape.reshape, "view": shape.view, "broadcast_to": shape.broadcast_to,
-    "expand": shape.expand, "expand_as": shape.expand_as, "permute": shape.permute,
-    "transpose": shape.transpose, "swapaxes": shape.swapaxes, "swapdims": shape.swapaxes,
-    "t": shape.t,
-    "view_as": lambda self, other: shape.reshape(self, tuple(other.shape)),
-    "reshape_as": lambda self, other: shape.reshape(self, tuple(other.shape)),
-    # creation helpers
-    "new_zeros": lambda self, *size, dtype=None: creation.zeros(*size, dtype=dtype or self.dtype),
-    "new_ones": lambda self, *size, dtype=None: creation.ones(*size, dtype=dtype or self.dtype),
-    "new_full": lambda self, size, value, dtype=None: creation.full(size, value,
-                                                                   dtype=dtype or self.dtype),
-    "new_tensor": lambda self, data, dtype=None: creation.tensor(data, dtype=dtype or self.dtype),
-}
+# ----------------------------------------------------------------------------- conversions
+# Tensor methods that are not ops of their own: each is declared with the method names
+# that reach it (unigrad.ops.registry.op), like every op.
+
+@op(methods=("where",))
+def _where(self, condition, other):
+    """``Tensor.where(condition, other)``: ``self`` where ``condition`` holds, else ``other``."""
+    return ew.where(condition, self, other)
 
 
+def _cast_to(dtype: str):
+    def convert(self):
+        return ew.cast(self, dtype)
+    convert.__doc__ = f"This tensor as {dtype}."
+    return convert
+
+
+for _method_name, _dtype in (("float", "float32"), ("double", "float64"), ("half", "float16"),
+                             ("long", "int64"), ("int", "int32"), ("bool", "bool")):
+    op(methods=(_method_name,))(_cast_to(_dtype))
+
+
+@op(methods=("view_as", "reshape_as"))
+def _reshape_as(self, other):
+    """This tensor reshaped to ``other``'s shape."""
+    return shape.reshape(self, tuple(other.shape))
+
+
+@op(methods=("new_zeros",))
+def _new_zeros(self, *size, dtype=None):
+    """Zeros of ``size`` with this tensor's dtype (unless ``dtype``)."""
+    return creation.zeros(*size, dtype=dtype or self.dtype)
+
+
+@op(methods=("new_ones",))
+def _new_ones(self, *size, dtype=None):
+    """Ones of ``size`` with this tensor's dtype (unless ``dtype``)."""
+    return creation.ones(*size, dtype=dtype or self.dtype)
+
+
+@op(methods=("new_full",))
+def _new_full(self, size, value, dtype=None):
+    """``size`` filled with ``value``, with this tensor's dtype (unless ``dtype``)."""
+    return creation.full(size, value, dtype=dtype or self.dtype)
+
+
+@op(methods=("new_tensor",))
+def _new_tensor(self, data, dtype=None):
+    """A tensor of ``data`` with this tensor's dtype (unless ``dtype``)."""
+    return creation.tensor(data, dtype=dtype or self.dtype)
+
+
+@op(methods=("to",))
 def _to(self, *args, dtype=None, device=None, copy: bool = False, non_blocking: bool = False):
     """Convert dtype and/or device: ``t.to(ug.float64)``, ``t.to("cpu")``, ``t.to(other)``."""
     from .. import backend
@@ -105,20 +119,35 @@ def _to_device(tensor: Tensor, device):
     return to_device(tensor, device)
 
 
+@op(methods=("clone",))
 def clone(self) -> Tensor:
     """A copy with its own storage; differentiable (gradient flows to ``self``)."""
     from .device import clone as _clone
     return _clone(self)
 
 
-METHODS.update({
-    "to": _to, "clone": clone,
-    "cpu": lambda self: _to(self, device="cpu"),
-    "cuda": lambda self, device=None: _to(self, device=f"cuda:{device}" if device is not None
-                                          else "cuda"),
-    "contiguous": lambda self: self,
-    "type_as": lambda self, other: ew.cast(self, other.dtype),
-})
+@op(methods=("cpu",))
+def _cpu(self):
+    """This tensor on the CPU."""
+    return _to(self, device="cpu")
+
+
+@op(methods=("cuda",))
+def _cuda(self, device=None):
+    """This tensor on a CUDA device (the current one, or ``device``)."""
+    return _to(self, device=f"cuda:{device}" if device is not None else "cuda")
+
+
+@op(methods=("contiguous",))
+def _contiguous(self):
+    """This tensor (storage layout is NumPy's business)."""
+    return self
+
+
+@op(methods=("type_as",))
+def _type_as(self, other):
+    """This tensor cast to ``other``'s dtype."""
+    return ew.cast(self, other.dtype)
 
 
 def _property(fn):
@@ -140,8 +169,7 @@ def install(*extra_tables) -> None:
     Tensor.__rmatmul__ = _swap(linalg.matmul)
     Tensor.__hash__ = object.__hash__
     Tensor.__array_ufunc__ = None
-    tables = (METHODS, inplace.TENSOR_METHODS) + extra_tables
-    for table in tables:
+    for table in (inplace.TENSOR_METHODS,) + extra_tables:
         for name, fn in table.items():
             setattr(Tensor, name, fn)
     for operator, method in _INPLACE_OPERATORS.items():

@@ -21,6 +21,8 @@ from ..backend import namespace_of
 from ..tensor import Tensor
 from ._dtypes import float_operand
 from ._primitive import Primitive, bind
+from .registry import op
+from ..interpreters.batching import over_axes, over_leading_dims
 from ._shape_rules import dtype_of, normalize_axis, shape_of
 from .elementwise import cast, clip, exp, expm1, sigmoid, where
 from .reduce import sum
@@ -76,10 +78,11 @@ def _softmax_jvp(tangents, out, x, axis):
 # Primitives rather than max/exp/sum/log composites: one fused, stable kernel whose backward
 # needs only the output (one node instead of six on the cross_entropy hot path, about 3x
 # faster forward+backward on 256x10 logits; see test_nn_functional).
-log_softmax_p = Primitive("log_softmax", _log_softmax_impl, _same_rule, saves_inputs=False,
-                          saves_output=True, vjp=_log_softmax_vjp, jvp=_log_softmax_jvp)
-softmax_p = Primitive("softmax", _softmax_impl, _same_rule, saves_inputs=False,
-                      saves_output=True, vjp=_softmax_vjp, jvp=_softmax_jvp)
+log_softmax_p = Primitive("log_softmax", _log_softmax_impl, _same_rule, vjp=_log_softmax_vjp,
+                          jvp=_log_softmax_jvp, saves="output", autocast="float32",
+                          batch=over_axes("axis"))
+softmax_p = Primitive("softmax", _softmax_impl, _same_rule, vjp=_softmax_vjp, jvp=_softmax_jvp,
+                      saves="output", autocast="float32", batch=over_axes("axis"))
 
 
 def _softmax_axis(input, dim, name: str):
@@ -98,6 +101,7 @@ def _softmax_input(input, dtype):
     return float_operand(input)
 
 
+@op(methods=("softmax",))
 def softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None):
     """``exp(input) / sum(exp(input), dim)``, computed stably.
 
@@ -106,13 +110,11 @@ def softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None):
         >>> ug.softmax(ug.tensor([[1.0, 1.0, 1.0, 1.0]]), dim=1)
         tensor([[0.2500, 0.2500, 0.2500, 0.2500]])
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(softmax, input, dim, _stacklevel, dtype)
     axis = _softmax_axis(input, dim, "softmax")
     return bind(softmax_p, _softmax_input(input, dtype), axis=axis)
 
 
+@op(methods=("log_softmax",))
 def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None):
     """``log(softmax(input, dim))`` without overflow or underflow.
 
@@ -121,9 +123,6 @@ def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None)
         >>> ug.log_softmax(ug.tensor([1000.0, 1000.0]), dim=0)
         tensor([-0.6931, -0.6931])
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(log_softmax, input, dim, _stacklevel, dtype)
     axis = _softmax_axis(input, dim, "log_softmax")
     return bind(log_softmax_p, _softmax_input(input, dtype), axis=axis)
 
@@ -161,7 +160,7 @@ def _one_hot_impl(x, num_classes):
 
 one_hot_p = Primitive("one_hot", _one_hot_impl,
                       lambda x, num_classes: (shape_of(x) + (num_classes,), np.dtype(np.int64)),
-                      differentiable=False)
+                      differentiable=False, batch=over_leading_dims())
 
 
 def one_hot(tensor, num_classes: int = -1):

@@ -27,6 +27,8 @@ from ..backend import namespace_of
 from ..tensor import Tensor
 from ._dtypes import float_operand
 from ._primitive import Primitive, bind
+from ..interpreters.batching import over_leading_dims
+from .registry import op
 from ._shape_rules import dtype_of, shape_of
 from .linalg import matmul
 from .reduce import amax, mean, sum
@@ -109,10 +111,11 @@ def _fold_vjp(g, out, needs, columns, spatial, kernel, stride, dilation, padding
 
 
 unfold_p = Primitive("unfold_windows", _unfold_impl, _unfold_rule, kind="linear",
-                     saves_inputs=False, vjp=_unfold_vjp, jvp=_unfold_jvp,
-                     backward_name="Im2ColBackward0")
-fold_p = Primitive("fold_windows", _fold_impl, _fold_rule, kind="linear", saves_inputs=False,
-                   vjp=_fold_vjp, backward_name="Col2ImBackward0")
+                     vjp=_unfold_vjp, jvp=_unfold_jvp, backward_name="Im2ColBackward0",
+                     saves="nothing", batch=over_leading_dims())
+fold_p = Primitive("fold_windows", _fold_impl, _fold_rule, kind="linear",
+                   vjp=_fold_vjp, backward_name="Col2ImBackward0", saves="nothing",
+                   batch=over_leading_dims())
 
 
 def unfold_windows(input, kernel: tuple, stride: tuple, dilation: tuple, padding: tuple,
@@ -265,6 +268,7 @@ def _convolution(input, weight, bias, stride, padding, dilation, groups, rank: i
     return output if batched else reshape(output, tuple(output.shape[1:]))
 
 
+@op(autocast="lower")
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
     """1-D convolution (cross-correlation) over ``(N, C_in, L)`` or ``(C_in, L)`` input.
 
@@ -277,13 +281,10 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: in
         >>> F.conv1d(ug.tensor([[[1.0, 2.0, 3.0, 4.0]]]), ug.tensor([[[1.0, -1.0]]]))
         tensor([[[-1., -1., -1.]]])
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_lower_precision
-        return call_lower_precision(conv1d, input, weight, bias, stride, padding,
-                                    dilation, groups)
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
+@op(autocast="lower")
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
     """2-D convolution (cross-correlation) over ``(N, C_in, H, W)`` or ``(C_in, H, W)`` input.
 
@@ -301,10 +302,6 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: in
                 [2., 4., 4., 2.],
                 [1., 2., 2., 1.]])
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_lower_precision
-        return call_lower_precision(conv2d, input, weight, bias, stride, padding,
-                                    dilation, groups)
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
@@ -451,6 +448,7 @@ def _pool_divisor(spatial, kernel, stride, padding, declared, count_include_pad,
     return divisor
 
 
+@op(autocast="inputs")
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override=None):
     """2-D average pooling over ``(N, C, H, W)`` or ``(C, H, W)``.
@@ -464,10 +462,6 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
         >>> F.avg_pool2d(ug.tensor([[[1.0, 3.0], [4.0, 2.0]]]), 2)
         tensor([[[2.5000]]])
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_without_autocast
-        return call_without_autocast(avg_pool2d, input, kernel_size, stride, padding,
-                                     ceil_mode, count_include_pad, divisor_override)
     input = float_operand(input)
     declared = _tuple_argument(padding, 2, "padding", "pooling")
     kernel, stride, dilation, padding = _pool_geometry(input, kernel_size, stride, padding, 1,

@@ -25,6 +25,7 @@ from ..tensor import Tensor, _make_tensor
 from . import creation
 from ._dtypes import float_operand
 from .elementwise import cast, sqrt, where
+from .registry import op
 from .indexing import getitem, is_traced
 from .linalg import matmul
 from .nn_activations import elu, hardtanh, leaky_relu, log_softmax, logsigmoid, one_hot, softmax
@@ -44,6 +45,7 @@ _local = _state.local
 
 # ----------------------------------------------------------------------------- linear
 
+@op(autocast="lower")
 def linear(input, weight, bias=None):
     """``input @ weight.T + bias`` with ``weight`` of shape ``(out_features, in_features)``.
 
@@ -53,9 +55,6 @@ def linear(input, weight, bias=None):
         >>> F.linear(ug.ones((2, 3)), ug.ones((4, 3)), ug.zeros(4)).shape
         (2, 4)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_lower_precision
-        return call_lower_precision(linear, input, weight, bias)
     output = matmul(input, transpose(weight) if len(weight.shape) == 2 else weight)
     return output if bias is None else output + bias
 
@@ -95,6 +94,7 @@ def _normalized(centered, variance, eps: float):
     return centered * (1.0 / sqrt(variance + eps))
 
 
+@op(autocast="float32")
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
     """Normalize over the trailing ``normalized_shape`` dimensions, then scale and shift.
 
@@ -104,9 +104,6 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
         >>> F.layer_norm(ug.tensor([[1.0, 3.0]]), (2,))
         tensor([[-1.0000,  1.0000]])
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(layer_norm, input, normalized_shape, weight, bias, eps)
     if isinstance(normalized_shape, (int, np.integer)):
         normalized_shape = (int(normalized_shape),)
     normalized_shape = tuple(int(n) for n in normalized_shape)
@@ -129,6 +126,7 @@ def _channel_shaped(value, channels: int, ndim: int):
     return reshape(value, (channels,) + (1,) * (ndim - 2))
 
 
+@op(autocast="inputs")
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training: bool = False,
                momentum: float = 0.1, eps: float = 1e-5):
     """Normalize each channel (dimension 1) by batch statistics or running statistics.
@@ -148,10 +146,6 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         >>> running_mean
         tensor([0.2000])
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_without_autocast
-        return call_without_autocast(batch_norm, input, running_mean, running_var,
-                                     weight, bias, training, momentum, eps)
     shape = tuple(input.shape)
     if len(shape) < 2:
         raise ValueError(f"batch_norm: expected 2D or higher input (N, C, ...), but got input of "
@@ -240,5 +234,3 @@ __all__ = ["softmax", "log_softmax", "logsigmoid", "one_hot", "leaky_relu", "elu
            "linear", "dropout", "conv1d", "conv2d", "unfold", "fold", "max_pool2d", "avg_pool2d",
            "layer_norm", "batch_norm", "embedding", "mse_loss", "l1_loss", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "nll_loss", "cross_entropy"]
-
-TENSOR_METHODS = {"softmax": softmax, "log_softmax": log_softmax}

@@ -25,6 +25,9 @@ from ..backend import namespace_of
 from ..tensor import Tensor
 from ._dtypes import float_operand
 from ._primitive import Primitive, bind
+from ..interpreters import has_values
+from ..interpreters.batching import looped
+from .registry import op
 from ._shape_rules import elementwise_rule, shape_of
 from .elementwise import abs, log, log1p, maximum
 from .nn_activations import log_softmax, logsigmoid
@@ -77,6 +80,7 @@ def _warn_broadcast(input, target) -> None:
                       stacklevel=3)
 
 
+@op(autocast="float32")
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean",
              weight=None):
     """Mean squared error ``(input - target) ** 2``, reduced by ``reduction``.
@@ -87,9 +91,6 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
         >>> F.mse_loss(ug.tensor([1.0, 2.0]), ug.tensor([0.0, 0.0]))
         tensor(2.5000)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(mse_loss, input, target, size_average, reduce, reduction, weight)
     reduction = _reduction(reduction, size_average, reduce)
     _warn_broadcast(input, target)
     difference = input - target
@@ -99,6 +100,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
     return _reduce(loss, reduction)
 
 
+@op(autocast="float32")
 def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean",
             weight=None):
     """Mean absolute error ``|input - target|``, reduced by ``reduction``.
@@ -109,9 +111,6 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
         >>> F.l1_loss(ug.tensor([1.0, -3.0]), ug.tensor([0.0, 0.0]), reduction="sum")
         tensor(4.)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(l1_loss, input, target, size_average, reduce, reduction, weight)
     reduction = _reduction(reduction, size_average, reduce)
     _warn_broadcast(input, target)
     loss = abs(input - target)
@@ -145,6 +144,7 @@ binary_cross_entropy_p = Primitive("binary_cross_entropy", _bce_impl, elementwis
                                    kind="elementwise", vjp=_bce_vjp)
 
 
+@op(autocast="float32")
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction: str = "mean"):
     """Binary cross entropy of probabilities ``input`` in [0, 1] (logs clamped at -100).
@@ -155,17 +155,13 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         >>> F.binary_cross_entropy(ug.tensor([0.5, 0.9]), ug.tensor([1.0, 1.0]))
         tensor(0.3993)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(binary_cross_entropy, input, target, weight, size_average,
-                            reduce, reduction)
     reduction = _reduction(reduction, size_average, reduce)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Using a target size ({list(target.shape)}) that is different to the "
                          f"input size ({list(input.shape)}) is deprecated. Please ensure they "
                          f"have the same size.")
     data = _data(input)
-    if data.size and _state.local.trace is None and not bool(((data >= 0) & (data <= 1)).all()):
+    if data.size and has_values(data) and not bool(((data >= 0) & (data <= 1)).all()):
         raise RuntimeError("all elements of input should be between 0 and 1")
     loss = bind(binary_cross_entropy_p, input, target)
     if weight is not None:
@@ -173,6 +169,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     return _reduce(loss, reduction)
 
 
+@op(autocast="float32")
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction: str = "mean", pos_weight=None):
     """``binary_cross_entropy(sigmoid(input), target)`` computed stably from logits.
@@ -185,10 +182,6 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         >>> F.binary_cross_entropy_with_logits(ug.tensor([0.0, 2.0]), ug.tensor([1.0, 0.0]))
         tensor(1.4100)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(binary_cross_entropy_with_logits, input, target, weight,
-                            size_average, reduce, reduction, pos_weight)
     reduction = _reduction(reduction, size_average, reduce)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({list(target.shape)}) must be the same as input size "
@@ -268,7 +261,7 @@ def _class_selector_rule(target, *weight, num_classes, ignore_index, label_smoot
 # One non-differentiable primitive builds the whole constant: the class-index losses then
 # record only log_softmax, a product and a sum.
 class_selector_p = Primitive("class_selector", _class_selector_impl, _class_selector_rule,
-                             differentiable=False)
+                             differentiable=False, batch=looped())
 
 
 def _class_selector(input, target, weight, ignore_index: int, label_smoothing: float,
@@ -286,7 +279,7 @@ def _class_selector(input, target, weight, ignore_index: int, label_smoothing: f
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or "
                            f"no classes but got weight tensor of shape: {list(weight.shape)}")
     target_data = _data(target)
-    if target_data.size and _state.local.trace is None:  # traced targets have no values yet
+    if target_data.size and has_values(target_data):  # traced targets have no values yet
         host = backend.to_numpy(target_data)
         counted = host[host != ignore_index]
         if counted.size and (int(counted.min()) < 0 or int(counted.max()) >= classes):
@@ -304,7 +297,7 @@ def _nll(log_probabilities, target, weight, ignore_index, label_smoothing, reduc
     product = log_probabilities * selector
     if reduction == "none":
         return sum(product, dim=_class_axis(log_probabilities))
-    if reduction == "mean" and _state.local.trace is None and \
+    if reduction == "mean" and has_values(target, weight) and \
             _nothing_counted(target, weight, ignore_index):  # (a traced target has no values)
         return sum(product) + float("nan")  # PyTorch: a NaN loss whose gradients are zero
     return sum(product)
@@ -323,6 +316,7 @@ def _detached(value):
     return value.detach() if isinstance(value, Tensor) else value
 
 
+@op(autocast="float32")
 def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = -100,
              reduce=None, reduction: str = "mean"):
     """Negative log likelihood of log-probabilities ``input`` at class indices ``target``.
@@ -337,15 +331,12 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
         >>> F.nll_loss(ug.tensor([[-0.5, -1.0], [-2.0, -0.1]]), ug.tensor([0, 1]))
         tensor(0.3000)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(nll_loss, input, target, weight, size_average, ignore_index,
-                            reduce, reduction)
     reduction = _reduction(reduction, size_average, reduce)
     _check_class_target(input, target)
     return _nll(input, target, weight, ignore_index, 0.0, reduction)
 
 
+@op(autocast="float32")
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100,
                   reduce=None, reduction: str = "mean", label_smoothing: float = 0.0):
     """Cross entropy of unnormalized logits ``input`` against class indices or probabilities.
@@ -361,10 +352,6 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
         >>> F.cross_entropy(ug.zeros((2, 4)), ug.tensor([1, 3]))
         tensor(1.3863)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(cross_entropy, input, target, weight, size_average,
-                            ignore_index, reduce, reduction, label_smoothing)
     reduction = _reduction(reduction, size_average, reduce)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")

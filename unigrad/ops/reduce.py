@@ -29,6 +29,8 @@ from . import elementwise as _elementwise
 from . import shape as _shape
 from ._dtypes import DEFAULT_INT, float_operand
 from ._primitive import Primitive, bind
+from .registry import op
+from ..interpreters.batching import over_axes
 from ._shape_rules import dtype_of, normalize_axes, normalize_axis, shape_of
 
 _local = _state.local
@@ -62,11 +64,21 @@ def _sum_dtype(dtype):
     return DEFAULT_INT if dtype.kind in "biu" else dtype
 
 
+def _sum_expression(eqn, operands: list, namer) -> str | None:
+    """``x.sum(axis=..., keepdims=...)`` in generated graph code (floating sums only)."""
+    if eqn.out.dtype.kind not in "fc" or eqn.inputs[0].dtype != eqn.out.dtype:
+        return None
+    axes = eqn.params["axes"]
+    return (f"{operands[0]}.sum(axis={namer.value(axes)}, "
+            f"keepdims={bool(eqn.params['keepdims'])!r})")
+
+
 sum_p = Primitive("sum", lambda x, axes, keepdims: x.sum(axis=axes, keepdims=keepdims,
                                                           dtype=_sum_dtype(x.dtype)),
-                  _reduce_rule(_sum_dtype), kind="linear", saves_inputs=False,
+                  _reduce_rule(_sum_dtype), kind="linear",
                   vjp=lambda g, out, needs, x, axes, keepdims: (
-                      expand_reduced(g, x.shape, axes, keepdims),))
+                      expand_reduced(g, x.shape, axes, keepdims),), saves="nothing",
+                  autocast="float32", expression=_sum_expression, batch=over_axes("axes"))
 
 
 def _mean_vjp(g, out, needs, x, axes, keepdims):
@@ -91,8 +103,8 @@ def _mean_impl(x, axes, keepdims):
     return total / count
 
 
-mean_p = Primitive("mean", _mean_impl, _reduce_rule(), kind="linear", saves_inputs=False,
-                   vjp=_mean_vjp)
+mean_p = Primitive("mean", _mean_impl, _reduce_rule(), kind="linear",
+                   vjp=_mean_vjp, saves="nothing", autocast="float32", batch=over_axes("axes"))
 
 
 def _axes_and_keepdims(x, dim, keepdim, axis, keepdims):
@@ -110,6 +122,7 @@ def _axes_and_keepdims(x, dim, keepdim, axis, keepdims):
     return normalize_axes(dim, ndim), keep
 
 
+@op(methods=("sum",))
 def sum(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False, dtype=None):
     """Sum over ``dim`` (all dimensions by default); integers sum to int64.
 
@@ -118,9 +131,6 @@ def sum(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = F
         >>> ug.sum(ug.ones((2, 3)), dim=1)
         tensor([3., 3.])
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(sum, input, dim, keepdim, axis=axis, keepdims=keepdims, dtype=dtype)
     axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
     if dtype is not None:
         cast = _elementwise.cast
@@ -128,6 +138,7 @@ def sum(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = F
     return bind(sum_p, input, axes=axes, keepdims=keep)
 
 
+@op(methods=("mean",))
 def mean(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False, dtype=None):
     """Arithmetic mean over ``dim`` (floating tensors only, as in PyTorch).
 
@@ -136,9 +147,6 @@ def mean(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = 
         >>> ug.mean(ug.tensor([1.0, 2.0, 6.0]))
         tensor(3.)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(mean, input, dim, keepdim, axis=axis, keepdims=keepdims, dtype=dtype)
     if dtype is not None:
         cast = _elementwise.cast
         input = cast(input, dtype)
@@ -178,7 +186,8 @@ def _prod_jvp(tangents, out, x, axes, keepdims):
 
 prod_p = Primitive("prod", lambda x, axes, keepdims: x.prod(axis=axes, keepdims=keepdims,
                                                             dtype=_sum_dtype(x.dtype)),
-                   _reduce_rule(_sum_dtype), saves_output=True, vjp=_prod_vjp, jvp=_prod_jvp)
+                   _reduce_rule(_sum_dtype), vjp=_prod_vjp, jvp=_prod_jvp,
+                   saves="inputs and output", autocast="float32", batch=over_axes("axes"))
 
 
 # ----------------------------------------------------------------------------- amax / amin
@@ -199,9 +208,9 @@ def _extreme_jvp(tangents, out, x, axes, keepdims):
 
 
 amax_p = Primitive("amax", lambda x, axes, keepdims: x.max(axis=axes, keepdims=keepdims),
-                   _reduce_rule(), saves_output=True, vjp=_extreme_vjp, jvp=_extreme_jvp)
+                   _reduce_rule(), vjp=_extreme_vjp, jvp=_extreme_jvp, saves="inputs and output", batch=over_axes("axes"))
 amin_p = Primitive("amin", lambda x, axes, keepdims: x.min(axis=axes, keepdims=keepdims),
-                   _reduce_rule(), saves_output=True, vjp=_extreme_vjp, jvp=_extreme_jvp)
+                   _reduce_rule(), vjp=_extreme_vjp, jvp=_extreme_jvp, saves="inputs and output", batch=over_axes("axes"))
 
 
 # ----------------------------------------------------------------------------- argmax / argmin
@@ -219,8 +228,13 @@ def _arg_impl(method):
     return impl
 
 
-argmax_p = Primitive("argmax", _arg_impl("argmax"), _arg_rule, differentiable=False)
-argmin_p = Primitive("argmin", _arg_impl("argmin"), _arg_rule, differentiable=False)
+argmax_p = Primitive("argmax", _arg_impl("argmax"), _arg_rule, differentiable=False,
+                     batch=over_axes("axis"))
+argmin_p = Primitive("argmin", _arg_impl("argmin"), _arg_rule, differentiable=False,
+                     batch=over_axes("axis"))
+
+
+
 
 
 # ----------------------------------------------------------------------------- all / any
@@ -236,8 +250,8 @@ def _logical_impl(method):
     return impl
 
 
-all_p = Primitive("all", _logical_impl("all"), _reduce_rule(_logical_dtype), differentiable=False)
-any_p = Primitive("any", _logical_impl("any"), _reduce_rule(_logical_dtype), differentiable=False)
+all_p = Primitive("all", _logical_impl("all"), _reduce_rule(_logical_dtype), differentiable=False, batch=over_axes("axes"))
+any_p = Primitive("any", _logical_impl("any"), _reduce_rule(_logical_dtype), differentiable=False, batch=over_axes("axes"))
 
 
 # ----------------------------------------------------------------------------- cumsum
@@ -252,9 +266,10 @@ def _cumsum_impl(x, axis, reverse):
 
 cumsum_p = Primitive("cumsum", _cumsum_impl,
                      lambda x, axis, reverse: (shape_of(x), np.dtype(_sum_dtype(dtype_of(x)))),
-                     kind="linear", saves_inputs=False,
+                     kind="linear",
                      vjp=lambda g, out, needs, x, axis, reverse: (
-                         bind(cumsum_p, g, axis=axis, reverse=not reverse),))
+                         bind(cumsum_p, g, axis=axis, reverse=not reverse),), saves="nothing",
+                     autocast="float32", batch=over_axes("axis"))
 
 
 # ============================================================================= public functions
@@ -275,6 +290,7 @@ def _check_nonempty(name: str, input, axes: tuple) -> None:
             raise IndexError(f"{name}(): Expected reduction dim {a} to have non-zero size.")
 
 
+@op(methods=("prod",))
 def prod(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False,
          dtype=None):
     """Product over ``dim`` (all dimensions by default); integers multiply to int64.
@@ -288,15 +304,13 @@ def prod(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = 
         >>> x.grad
         tensor([0., 6., 0.])
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(prod, input, dim, keepdim, axis=axis, keepdims=keepdims, dtype=dtype)
     if dtype is not None:
         cast = _elementwise.cast
         input = cast(input, dtype)
     return _reduce(prod_p, input, dim, keepdim, axis, keepdims)
 
 
+@op(methods=("amax",))
 def amax(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
     """Largest value over ``dim``; tied maxima share the gradient equally.
 
@@ -312,6 +326,7 @@ def amax(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = 
     return bind(amax_p, input, axes=axes, keepdims=keep)
 
 
+@op(methods=("amin",))
 def amin(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
     """Smallest value over ``dim``; tied minima share the gradient equally.
 
@@ -373,6 +388,7 @@ def _take_along(value_prim, input, indices, axis: int):
     return bind(sum_p, where(indices == positions, input, 0.0), axes=(axis,), keepdims=True)
 
 
+@op(methods=("max",), autocast="inputs")
 def max(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
     """PyTorch's ``max``: the largest value; with an int ``dim``, ``(values, indices)``;
     with a Tensor second argument, the elementwise :func:`maximum`.
@@ -395,6 +411,7 @@ def max(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = F
     return _extreme("max", amax_p, argmax_p, MaxResult, input, dim, keepdim, axis, keepdims)
 
 
+@op(methods=("min",), autocast="inputs")
 def min(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
     """PyTorch's ``min``: the smallest value; with an int ``dim``, ``(values, indices)``;
     with a Tensor second argument, the elementwise :func:`minimum`.
@@ -429,6 +446,7 @@ def _arg_extreme(name, prim, input, dim, keepdim, axis, keepdims):
     return bind(prim, input, axis=axis, keepdims=keep)
 
 
+@op(methods=("argmax",))
 def argmax(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
     """Index of the largest value (of the flattened input when ``dim`` is None); int64.
 
@@ -440,6 +458,7 @@ def argmax(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool 
     return _arg_extreme("argmax", argmax_p, input, dim, keepdim, axis, keepdims)
 
 
+@op(methods=("argmin",))
 def argmin(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
     """Index of the smallest value (of the flattened input when ``dim`` is None); int64.
 
@@ -451,6 +470,7 @@ def argmin(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool 
     return _arg_extreme("argmin", argmin_p, input, dim, keepdim, axis, keepdims)
 
 
+@op(methods=("all",))
 def all(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
     """Whether every element over ``dim`` is nonzero (bool; uint8 stays uint8).
 
@@ -462,6 +482,7 @@ def all(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = F
     return _reduce(all_p, input, dim, keepdim, axis, keepdims)
 
 
+@op(methods=("any",))
 def any(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
     """Whether some element over ``dim`` is nonzero (bool; uint8 stays uint8).
 
@@ -473,6 +494,7 @@ def any(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = F
     return _reduce(any_p, input, dim, keepdim, axis, keepdims)
 
 
+@op(methods=("count_nonzero",))
 def count_nonzero(input, dim=None, *, axis=None):
     """Number of nonzero elements over ``dim`` (int64).
 
@@ -484,6 +506,7 @@ def count_nonzero(input, dim=None, *, axis=None):
     return sum(input != 0, dim, axis=axis)
 
 
+@op(methods=("cumsum",))
 def cumsum(input, dim=None, *, axis=None, dtype=None):
     """Cumulative sum along ``dim``; integers accumulate in int64.
 
@@ -492,9 +515,6 @@ def cumsum(input, dim=None, *, axis=None, dtype=None):
         >>> ug.cumsum(ug.tensor([1.0, 2.0, 3.0]), dim=0)
         tensor([1., 3., 6.])
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(cumsum, input, dim, axis=axis, dtype=dtype)
     if axis is not None and dim is not None:
         raise TypeError("pass either dim= or axis=, not both")
     dim = dim if dim is not None else axis
@@ -522,6 +542,7 @@ def _correction(unbiased, correction, ddof) -> float:
     return float(given[0])
 
 
+@op(methods=("var",), autocast="float32")
 def var(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
         correction=None, axis=None, keepdims: bool = False, ddof=None):
     """Variance over ``dim`` with Bessel's ``correction`` (default 1, as in PyTorch).
@@ -535,10 +556,6 @@ def var(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
         >>> ug.var(ug.tensor([1.0, 2.0, 3.0, 4.0]), correction=0)
         tensor(1.2500)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(var, input, dim, unbiased, keepdim, correction=correction,
-                            axis=axis, keepdims=keepdims, ddof=ddof)
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     if isinstance(input, Tensor) and input._data.dtype.kind != "f":
@@ -560,6 +577,7 @@ def var(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
     return squares * (1.0 / freedom)
 
 
+@op(methods=("std",), autocast="float32")
 def std(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
         correction=None, axis=None, keepdims: bool = False, ddof=None):
     """Standard deviation: ``sqrt(var(...))`` with the same arguments.
@@ -569,10 +587,6 @@ def std(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
         >>> ug.std(ug.tensor([[1.0, 3.0], [2.0, 2.0]]), dim=1)
         tensor([1.4142, 0.0000])
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(std, input, dim, unbiased, keepdim, correction=correction,
-                            axis=axis, keepdims=keepdims, ddof=ddof)
     sqrt = _elementwise.sqrt
     return sqrt(var(input, dim, unbiased, keepdim, correction=correction, axis=axis,
                     keepdims=keepdims, ddof=ddof))
@@ -582,6 +596,7 @@ def _stop(value):
     return value.detach() if isinstance(value, Tensor) else value
 
 
+@op(methods=("logsumexp",), autocast="float32")
 def logsumexp(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False):
     """``log(sum(exp(input), dim))`` computed stably (the max is subtracted first).
 
@@ -590,9 +605,6 @@ def logsumexp(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bo
         >>> ug.logsumexp(ug.tensor([100.0, 100.0]), dim=0)
         tensor(100.6931)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(logsumexp, input, dim, keepdim, axis=axis, keepdims=keepdims)
     exp, log = _elementwise.exp, _elementwise.log
     isfinite, where = _elementwise.isfinite, _elementwise.where
     reshape = _shape.reshape
@@ -621,6 +633,7 @@ def _safe_root(total, order: float):
     return where(zero, 0.0, root)
 
 
+@op(autocast="float32")
 def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, axis=None,
                 keepdims: bool = False, dtype=None):
     """The vector ``ord``-norm over ``dim`` (all elements by default), as ``torch.linalg``.
@@ -634,10 +647,6 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, axis=None,
         >>> ug.vector_norm(ug.tensor([3.0, -4.0]), ord=float("inf"))
         tensor(4.)
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(vector_norm, input, ord, dim, keepdim, axis=axis,
-                            keepdims=keepdims, dtype=dtype)
     abs, cast, where = _elementwise.abs, _elementwise.cast, _elementwise.where
     if dtype is not None:
         input = cast(input, dtype)
@@ -660,6 +669,7 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, axis=None,
     return _safe_root(sum(abs(input) ** float(ord), axes, keep), float(ord))
 
 
+@op(methods=("norm",), autocast="float32")
 def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None, *, axis=None,
          keepdims: bool = False):
     """PyTorch's ``torch.norm``: ``'fro'`` or a number ``p`` as a vector norm over ``dim``.
@@ -675,19 +685,9 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None, *, axis=No
         >>> ug.norm(ug.tensor([[3.0, 4.0], [0.0, 0.0]]), dim=1)
         tensor([5., 0.])
     """
-    if _local.autocast_dtype is not None:
-        from ..amp.autocast import call_float32
-        return call_float32(norm, input, p, dim, keepdim, dtype, axis=axis, keepdims=keepdims)
     if p == "fro" or p is None:
         p = 2
     elif isinstance(p, str):
         raise ValueError(f"norm(): p must be 'fro' or a number, got {p!r} (the nuclear norm is "
                          f"not supported)")
     return vector_norm(input, p, dim, keepdim, axis=axis, keepdims=keepdims, dtype=dtype)
-
-
-TENSOR_METHODS = {
-    "prod": prod, "amax": amax, "amin": amin, "max": max, "min": min, "argmax": argmax,
-    "argmin": argmin, "all": all, "any": any, "cumsum": cumsum, "count_nonzero": count_nonzero,
-    "var": var, "std": std, "logsumexp": logsumexp, "norm": norm,
-}

@@ -20,6 +20,10 @@ from . import indexing as _indexing
 from . import reduce as _reduce
 from ._dtypes import to_tensor_operand
 from ._primitive import Primitive, bind, bind_first_tensor
+from .registry import op
+from ._rewrites import compose_reshapes, compose_transposes, operand_when_unchanged
+from ..interpreters.batching import (batch_size, materialize, move_to_front, ndim_of,
+                                    over_axes, over_leading_dims, shift_axes)
 from ._shape_rules import broadcast_shapes, dtype_of, normalize_axes, normalize_axis, shape_of
 
 
@@ -72,9 +76,20 @@ def _reshape_rule(x, shape):
     return _resolve_shape(tuple(shape), size), dtype_of(x)
 
 
-reshape_p = Primitive("reshape", lambda x, shape: x.reshape(shape), _reshape_rule, kind="linear",
-                      saves_inputs=False, backward_name="ViewBackward0", is_view=True,
-                      vjp=lambda g, out, needs, x, shape: (g,))
+def _reshape_expression(eqn, operands: list, namer) -> str:
+    return f"{operands[0]}.reshape({namer.value(tuple(eqn.params['shape']))})"
+
+
+def _reshape_batch(values, dims, shape):
+    x = move_to_front(values[0], dims[0])
+    return bind(reshape_p, x, shape=(int(x.shape[0]),) + tuple(shape)), 0
+
+
+reshape_p = Primitive("reshape", lambda x, shape: x.reshape(shape), _reshape_rule,
+                      kind="linear", backward_name="ViewBackward0", is_view=True,
+                      vjp=lambda g, out, needs, x, shape: (g,), saves="nothing",
+                      expression=_reshape_expression, simplify=compose_reshapes,
+                      batch=_reshape_batch)
 
 
 def _broadcast_rule(x, shape):
@@ -89,9 +104,19 @@ def _broadcast_impl(x, shape):
     return namespace_of(x).broadcast_to(x, shape)
 
 
+def _broadcast_batch(values, dims, shape):
+    """Per-example broadcasting: singleton axes after the batch axis align the ranks."""
+    x = move_to_front(values[0], dims[0])
+    own = tuple(x.shape[1:])
+    size = int(x.shape[0])
+    x = bind(reshape_p, x, shape=(size,) + (1,) * (len(shape) - len(own)) + own)
+    return bind(broadcast_to_p, x, shape=(size,) + tuple(shape)), 0
+
+
 broadcast_to_p = Primitive("broadcast_to", _broadcast_impl, _broadcast_rule, kind="linear",
-                           saves_inputs=False, backward_name="ExpandBackward0", is_view=True,
-                           vjp=lambda g, out, needs, x, shape: (g,))
+                           backward_name="ExpandBackward0", is_view=True,
+                           vjp=lambda g, out, needs, x, shape: (g,), saves="nothing",
+                           simplify=operand_when_unchanged, batch=_broadcast_batch)
 
 
 def _transpose_rule(x, axes):
@@ -104,14 +129,25 @@ def _transpose_vjp(g, out, needs, x, axes):
     return (transpose_axes(g, inverse),)
 
 
+def _transpose_expression(eqn, operands: list, namer) -> str:
+    axes = tuple(int(axis) for axis in eqn.params["axes"])
+    return f"{operands[0]}.T" if axes == (1, 0) else f"{operands[0]}.transpose({axes!r})"
+
+
+def _transpose_batch(values, dims, axes):
+    x = move_to_front(values[0], dims[0])
+    return bind(transpose_p, x, axes=(0,) + shift_axes(axes, len(axes))), 0
+
+
 transpose_p = Primitive("transpose", lambda x, axes: x.transpose(axes), _transpose_rule,
-                        kind="linear", saves_inputs=False, backward_name="PermuteBackward0",
-                        is_view=True,
-                        vjp=_transpose_vjp)
+                        kind="linear", backward_name="PermuteBackward0", is_view=True,
+                        vjp=_transpose_vjp, saves="nothing", expression=_transpose_expression,
+                        simplify=compose_transposes, batch=_transpose_batch)
 
 
 # ----------------------------------------------------------------------------- public functions
 
+@op(methods=("reshape",))
 def reshape(input, *shape):
     """``input`` with a new shape (one dimension may be -1).
 
@@ -130,6 +166,7 @@ def reshape(input, *shape):
     return bind(reshape_p, input, shape=shape)
 
 
+@op(methods=("view",))
 def view(input, *shape):
     """Same as :func:`reshape` (unigrad arrays are always viewable or copied).
 
@@ -142,6 +179,7 @@ def view(input, *shape):
     return reshape(input, *shape)
 
 
+@op(methods=("broadcast_to",))
 def broadcast_to(input, shape):
     """``input`` broadcast to ``shape`` without copying.
 
@@ -173,6 +211,7 @@ def _check_expandable(current: tuple, target: tuple) -> None:
                                f"Tensor sizes: {list(current)}")
 
 
+@op(methods=("expand",))
 def expand(input, *sizes):
     """PyTorch's expand: -1 keeps a dimension; new leading dimensions may be added.
 
@@ -195,6 +234,7 @@ def expand(input, *sizes):
     return broadcast_to(input, target)
 
 
+@op(methods=("expand_as",))
 def expand_as(input, other):
     """``input`` expanded (broadcast) to the shape of ``other``.
 
@@ -243,6 +283,7 @@ def transpose_axes(input, axes):
     return bind(transpose_p, input, axes=axes)
 
 
+@op(methods=("permute",))
 def permute(input, *dims):
     """Reorder dimensions (PyTorch's ``permute``).
 
@@ -263,6 +304,7 @@ def permute(input, *dims):
     return transpose_axes(input, axes)
 
 
+@op(methods=("transpose", "swapaxes", "swapdims"))
 def transpose(input, dim0=None, dim1=None):
     """Swap two dimensions (PyTorch); with no dims, reverse all (NumPy).
 
@@ -288,6 +330,7 @@ def transpose(input, dim0=None, dim1=None):
 swapaxes = swapdims = transpose
 
 
+@op(methods=("t",))
 def t(input):
     """Transpose a matrix (0-d and 1-d tensors are returned as is).
 
@@ -339,8 +382,16 @@ def _concat_vjp(g, out, needs, *inputs, axis, sizes):
     return tuple(pieces)
 
 
-concat_p = Primitive("concat", _concat_impl, _concat_rule, kind="linear", saves_inputs=False,
-                     backward_name="CatBackward0", vjp=_concat_vjp)
+def _concat_batch(values, dims, axis, sizes):
+    size = batch_size(values, dims)
+    batched = [materialize(v, d, size) for v, d in zip(values, dims)]
+    rank = ndim_of(batched[0]) - 1
+    return bind(concat_p, *batched, axis=shift_axes(axis, rank), sizes=sizes), 0
+
+
+concat_p = Primitive("concat", _concat_impl, _concat_rule, kind="linear",
+                     backward_name="CatBackward0", vjp=_concat_vjp, saves="nothing",
+                     batch=_concat_batch)
 
 
 def _pad_rule(x, widths, value):
@@ -358,10 +409,16 @@ def _pad_vjp(g, out, needs, x, widths, value):
                              zip(x.shape, widths))),)
 
 
-pad_p = Primitive("pad", _pad_impl, _pad_rule, saves_inputs=False,
+def _pad_batch(values, dims, widths, value):
+    x = move_to_front(values[0], dims[0])
+    return bind(pad_p, x, widths=((0, 0),) + tuple(widths), value=value), 0
+
+
+pad_p = Primitive("pad", _pad_impl, _pad_rule,
                   backward_name="ConstantPadNdBackward0", vjp=_pad_vjp,
                   jvp=lambda tangents, out, x, widths, value: bind(pad_p, tangents[0],
-                                                                   widths=widths, value=0))
+                                                                   widths=widths, value=0),
+                  saves="nothing", batch=_pad_batch)
 
 
 def _same_shape_rule(x, **params):
@@ -372,8 +429,9 @@ def _flip_impl(x, axes):
     return namespace_of(x).flip(x, axes).copy()
 
 
-flip_p = Primitive("flip", _flip_impl, _same_shape_rule, kind="linear", saves_inputs=False,
-                   vjp=lambda g, out, needs, x, axes: (bind(flip_p, g, axes=axes),))
+flip_p = Primitive("flip", _flip_impl, _same_shape_rule, kind="linear",
+                   vjp=lambda g, out, needs, x, axes: (bind(flip_p, g, axes=axes),),
+                   saves="nothing", batch=over_axes("axes"))
 
 
 def _triangle(name, kernel_name):
@@ -383,8 +441,8 @@ def _triangle(name, kernel_name):
     def vjp(g, out, needs, x, diagonal):
         return (bind(primitive, g, diagonal=diagonal),)
 
-    primitive = Primitive(name, impl, _same_shape_rule, kind="linear", saves_inputs=False,
-                          vjp=vjp)
+    primitive = Primitive(name, impl, _same_shape_rule, kind="linear",
+                          vjp=vjp, saves="nothing", batch=over_leading_dims())
     return primitive
 
 
@@ -398,6 +456,7 @@ def _dim(dim, ndim: int, name: str = "dim") -> int:
     return normalize_axis(dim, ndim, name)
 
 
+@op(methods=("flatten",))
 def flatten(input, start_dim: int = 0, end_dim: int = -1):
     """Merge dimensions ``start_dim..end_dim`` into one (a 0-d tensor becomes 1-d).
 
@@ -417,6 +476,7 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1):
     return reshape(input, shape[:start] + (merged,) + shape[end + 1:])
 
 
+@op(methods=("ravel",))
 def ravel(input):
     """``input`` as a 1-D tensor.
 
@@ -428,6 +488,7 @@ def ravel(input):
     return reshape(input, (-1,))
 
 
+@op(methods=("squeeze",))
 def squeeze(input, dim=None):
     """Remove dimensions of size 1 (all, or those among ``dim``, an int or a tuple).
 
@@ -445,6 +506,7 @@ def squeeze(input, dim=None):
     return reshape(input, tuple(d for i, d in enumerate(shape) if i not in dropped))
 
 
+@op(methods=("unsqueeze",))
 def unsqueeze(input, dim: int):
     """Insert a dimension of size 1 at ``dim`` (``-1`` appends).
 
@@ -533,6 +595,7 @@ def stack(tensors, dim: int | None = None, *, axis: int | None = None):
     return concat(expanded, position)
 
 
+@op(methods=("narrow",))
 def narrow(input, dim: int, start: int, length: int):
     """The view of ``length`` entries from ``start`` along ``dim``.
 
@@ -558,6 +621,7 @@ def narrow(input, dim: int, start: int, length: int):
     return getitem(input, (slice(None),) * axis + (slice(start, start + length),))
 
 
+@op(methods=("select",))
 def select(input, dim: int, index: int):
     """The view at position ``index`` along ``dim`` (that dimension removed).
 
@@ -575,6 +639,7 @@ def select(input, dim: int, index: int):
     return getitem(input, (slice(None),) * axis + (index,))
 
 
+@op(methods=("unbind",))
 def unbind(input, dim: int = 0) -> tuple:
     """All slices along ``dim``, as a tuple of views.
 
@@ -588,6 +653,7 @@ def unbind(input, dim: int = 0) -> tuple:
     return tuple(select(input, axis, i) for i in range(shape[axis]))
 
 
+@op(methods=("split",))
 def split(tensor, split_size_or_sections, dim: int = 0) -> tuple:
     """Pieces of ``tensor`` along ``dim``: of size ``split_size`` (the last may be
     smaller), or of the listed sizes.
@@ -627,6 +693,7 @@ def split(tensor, split_size_or_sections, dim: int = 0) -> tuple:
     return tuple(pieces)
 
 
+@op(methods=("chunk",))
 def chunk(input, chunks: int, dim: int = 0) -> tuple:
     """Split into ``chunks`` pieces of equal size (the last may be smaller; fewer may result).
 
@@ -656,6 +723,7 @@ def _repeat_shape(input, sizes: tuple):
     return reshape(tiled, tuple(count * d for count, d in zip(sizes, shape)))
 
 
+@op(methods=("repeat",))
 def repeat(input, *sizes):
     """PyTorch's ``Tensor.repeat``: tile ``sizes`` times per dimension (new ones lead).
 
@@ -675,6 +743,7 @@ def repeat(input, *sizes):
     return _repeat_shape(input, sizes)
 
 
+@op(methods=("tile",))
 def tile(input, dims):
     """Repeat ``input`` ``dims`` times per dimension (missing leading dims count as 1).
 
@@ -688,6 +757,7 @@ def tile(input, dims):
     return repeat(input, dims)
 
 
+@op(methods=("repeat_interleave",))
 def repeat_interleave(input, repeats, dim: int | None = None, *, output_size=None):
     """Repeat each element ``repeats`` times (an int, or one count per element) along ``dim``.
 
@@ -724,6 +794,7 @@ def repeat_interleave(input, repeats, dim: int | None = None, *, output_size=Non
     return index_select(input, axis, np.repeat(np.arange(shape[axis]), counts))
 
 
+@op(methods=("flip",))
 def flip(input, dims):
     """Reverse the order of entries along ``dims`` (a copy, as in PyTorch).
 
@@ -810,6 +881,7 @@ def _triangle_input(input, name: str):
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
 
 
+@op(methods=("tril",))
 def tril(input, diagonal: int = 0):
     """The lower triangle of the last two dimensions (entries above ``diagonal`` zeroed).
 
@@ -823,6 +895,7 @@ def tril(input, diagonal: int = 0):
     return bind(tril_p, input, diagonal=int(diagonal))
 
 
+@op(methods=("triu",))
 def triu(input, diagonal: int = 0):
     """The upper triangle of the last two dimensions (entries below ``diagonal`` zeroed).
 
@@ -836,6 +909,7 @@ def triu(input, diagonal: int = 0):
     return bind(triu_p, input, diagonal=int(diagonal))
 
 
+@op(methods=("movedim", "moveaxis"))
 def movedim(input, source, destination):
     """Move dimensions ``source`` to positions ``destination`` (ints or tuples).
 
@@ -877,11 +951,3 @@ __all__ = ["reshape", "view", "broadcast_to", "expand", "expand_as", "sum_to_sha
            "ravel", "squeeze", "unsqueeze", "concat", "cat", "concatenate", "stack", "split",
            "chunk", "tile", "repeat", "repeat_interleave", "flip", "pad", "tril", "triu",
            "movedim", "moveaxis", "narrow", "select", "unbind"]
-
-TENSOR_METHODS = {
-    "flatten": flatten, "ravel": ravel, "squeeze": squeeze, "unsqueeze": unsqueeze,
-    "split": split, "chunk": chunk, "tile": tile, "repeat": repeat,
-    "repeat_interleave": repeat_interleave, "flip": flip, "tril": tril, "triu": triu,
-    "movedim": movedim, "moveaxis": moveaxis, "narrow": narrow, "select": select,
-    "unbind": unbind,
-}

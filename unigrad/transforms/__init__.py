@@ -17,9 +17,10 @@ from .functional import (
 from .positions import get_grad
 from .tf import GradientTape, UnconnectedGradients, gradients
 from .tree import register_pytree_node, tree_flatten, tree_leaves, tree_map, tree_unflatten
+from .vectorize import vmap
 
 __all__ = ["grad", "value_and_grad", "get_grad", "vjp", "jvp", "linearize", "jacrev", "jacfwd",
            "jacobian", "hessian", "hvp", "stop_gradient", "custom_vjp", "custom_jvp",
            "custom_gradient", "call_with_bprop", "checkpoint", "gradients", "GradientTape",
            "UnconnectedGradients", "register_pytree_node", "tree_flatten", "tree_unflatten",
-           "tree_leaves", "tree_map"]
+           "tree_leaves", "tree_map", "vmap"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 
-from ..ops import _primitive
+from ..interpreters import eager
 from ..tensor import Tensor
 
 __all__ = ["closure_tensors"]
@@ -47,12 +47,12 @@ class closure_tensors:
         # copy-on-write: a thread iterating the observers while another one enters or
         # leaves a block keeps a consistent list
         with _observers_lock:
-            _primitive._observers = [*_primitive._observers, self._observe]
+            eager.observers = [*eager.observers, self._observe]
         return self
 
     def __exit__(self, *exc) -> bool:
         with _observers_lock:
-            _primitive._observers = [o for o in _primitive._observers if o != self._observe]
+            eager.observers = [o for o in eager.observers if o != self._observe]
         return False
 
     def _observe(self, prim, args, params, out) -> None:

@@ -42,6 +42,7 @@ from .positions import (
     normalize_weights,
 )
 from .tree import tree_flatten, tree_map, tree_unflatten
+from .vectorize import vmap
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "linearize", "jacrev", "jacfwd", "jacobian",
            "hessian", "hvp"]
@@ -467,12 +468,16 @@ def _jacobian_structure(out, per_output: Callable, single: bool, indices: tuple)
     return tree_unflatten(out_def, blocks)
 
 
-def jacrev(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None) -> Callable:
-    """The Jacobian of ``fn`` by reverse mode: one vjp per output element.
+def jacrev(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None,
+           vectorize: bool = True, chunk_size: int | None = None) -> Callable:
+    """The Jacobian of ``fn`` by reverse mode: the vjp of every output element at once.
 
     Each block has shape ``out.shape + input.shape``; an int ``argnums``
     (MindSpore: ``grad_position``) gives one block per output, a tuple a
-    tuple of blocks. Outputs may be pytrees.
+    tuple of blocks (indexed ``[output][input]`` when the output is a tuple).
+    Outputs may be pytrees. The vjp is run once, batched over the rows of the
+    identity by :func:`~unigrad.transforms.vectorize.vmap` (``chunk_size`` rows at a
+    time); ``vectorize=False`` runs one vjp per output element instead.
 
     Example:
         >>> import unigrad as ug
@@ -496,6 +501,15 @@ def jacrev(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None
         out_leaves, out_def = tree_flatten(out)
 
         def per_output(k, o):
+            if vectorize:
+                basis = _identity_rows(o)  # (o.numel(),) + o.shape
+                cotangents = [basis if j == k else _zeros_of(leaf)
+                              for j, leaf in enumerate(out_leaves)]
+                axes = [0 if j == k else None for j in range(len(out_leaves))]
+                rows = vmap(lambda *c: pull(tree_unflatten(out_def, list(c))),
+                            in_axes=tuple(axes), chunk_size=chunk_size)(*cotangents)
+                return [_reshaped(rows[n], tuple(o.shape) + tuple(args[i].shape), args[i])
+                        for n, i in enumerate(indices)]
             rows = []
             for flat in range(max(o.numel(), 0)):
                 cotangents = [one_hot(leaf, flat) if j == k else _zeros_of(leaf)
@@ -512,11 +526,14 @@ def jacrev(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None
 jacobian = jacrev
 
 
-def jacfwd(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None) -> Callable:
-    """The Jacobian of ``fn`` by forward mode: one jvp per input element.
+def jacfwd(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None,
+           vectorize: bool = True, randomness: str = "error") -> Callable:
+    """The Jacobian of ``fn`` by forward mode: the jvp along every input element at once.
 
     Same result structure as :func:`jacrev`; cheaper when inputs are fewer
-    than outputs.
+    than outputs. The jvp runs once, batched over the rows of the identity by
+    :func:`~unigrad.transforms.vectorize.vmap`; ``vectorize=False`` runs one jvp per
+    input element instead.
 
     Example:
         >>> import unigrad as ug
@@ -533,6 +550,22 @@ def jacfwd(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None
         out = aux = None
         for i in indices:
             x = args[i]
+            if vectorize and x.numel():
+                basis = _identity_rows(x)
+                tangents = [basis if j == i else _zeros_of(a) for j, a in enumerate(args)]
+                axes = tuple(0 if j == i else None for j in range(len(args)))
+
+                def pushed(*tangent_args):
+                    return jvp(fn, args, tangent_args, has_aux=has_aux)
+
+                out_axes = (None, 0, None) if has_aux else (None, 0)
+                result = vmap(pushed, in_axes=axes, out_axes=out_axes,
+                              randomness=randomness)(*tangents)
+                out = result[0]
+                if has_aux:
+                    aux = result[2]
+                columns_per_input.append(("batched", result[1]))
+                continue
             columns = []
             for flat in range(x.numel()):
                 tangents = tuple(one_hot(a, flat) if j == i else _zeros_of(a)
@@ -542,19 +575,48 @@ def jacfwd(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None
                 if has_aux:
                     aux = result[2]
                 columns.append(tangent_out)
-            columns_per_input.append(columns)
+            columns_per_input.append(("looped", columns))
         if out is None:  # every differentiated input is empty: one plain call for the structure
             result = fn(*args)
             out, aux = _split_aux(result, has_aux)
 
         def per_output(k, o):
-            return [_stack_columns([tree_flatten(c)[0][k] for c in columns], o, args[i])
-                    for columns, i in zip(columns_per_input, indices)]
+            blocks = []
+            for (how, columns), i in zip(columns_per_input, indices):
+                if how == "batched":
+                    stacked = tree_flatten(columns)[0][k]  # (x.size,) + out.shape
+                    blocks.append(_columns_last(stacked, o, args[i]))
+                else:
+                    blocks.append(_stack_columns([tree_flatten(c)[0][k] for c in columns],
+                                                 o, args[i]))
+            return blocks
 
         jac = _jacobian_structure(out, per_output, single, indices)
         return (jac, aux) if has_aux else jac
 
     return jacobian_fn
+
+
+def _identity_rows(like: Tensor) -> Tensor:
+    """``like.numel()`` basis tensors of ``like``'s shape, stacked: the identity, reshaped."""
+    data = like._data
+    xp = namespace_of(data)
+    size = int(data.size)
+    return _make_tensor(xp.eye(size, dtype=data.dtype).reshape((size,) + tuple(data.shape)))
+
+
+def _reshaped(rows, shape: tuple, like: Tensor):
+    """Stacked rows (or None for an input the output does not depend on) as ``shape``."""
+    from ..ops.shape import reshape
+    if rows is None:
+        return zeros_of(like, shape)
+    return reshape(rows, shape)
+
+
+def _columns_last(stacked: Tensor, out: Tensor, x: Tensor) -> Tensor:
+    """Columns ``d out / d x[flat]`` stacked first, as ``out.shape + x.shape``."""
+    from ..ops.shape import moveaxis, reshape
+    return reshape(moveaxis(stacked, 0, -1), tuple(out.shape) + tuple(x.shape))
 
 
 def _zeros_of(like):
@@ -580,8 +642,9 @@ def _stack_columns(columns: list, out: Tensor, x: Tensor) -> Tensor:
     return reshape(moveaxis(stacked, 0, -1), shape)
 
 
-def hessian(fn: Callable, argnums=0, *, grad_position=None) -> Callable:
-    """The Hessian of a scalar ``fn``: ``jacfwd(jacrev(fn))`` (forward over reverse).
+def hessian(fn: Callable, argnums=0, *, grad_position=None, vectorize: bool = True) -> Callable:
+    """The Hessian of a scalar ``fn``: ``jacfwd(jacrev(fn))`` (forward over reverse), each a
+    batched pass (``vectorize=False``: one pass per element).
 
     Example:
         >>> import unigrad as ug
@@ -589,8 +652,8 @@ def hessian(fn: Callable, argnums=0, *, grad_position=None) -> Callable:
         tensor([[ 6.,  0.],
                 [ 0., 12.]])
     """
-    return jacfwd(jacrev(fn, argnums, grad_position=grad_position), argnums,
-                  grad_position=grad_position)
+    return jacfwd(jacrev(fn, argnums, grad_position=grad_position, vectorize=vectorize),
+                  argnums, grad_position=grad_position, vectorize=vectorize)
 
 
 def hvp(fn: Callable, primals, tangents):

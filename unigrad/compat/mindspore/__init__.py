@@ -33,6 +33,7 @@ from ._transforms import (
     set_context,
     set_seed,
     value_and_grad,
+    vmap,
 )
 from .dtype import (
     bool_,
@@ -62,7 +63,7 @@ __all__ = ["Tensor", "Parameter", "ParameterTuple", "grad", "value_and_grad", "g
            "nn", "ops", "amp", "dtype", "bool_", "int8", "int16", "int32", "int64", "uint8",
            "float16", "float32", "float64", "half", "single", "double", "float_", "int_",
            "short", "intc", "intp", "dtype_to_nptype", "pytype_to_dtype", "get_py_obj_dtype",
-           "is_tensor"]
+           "is_tensor", "vmap"]
 
 
 def is_tensor(obj) -> bool:

@@ -27,10 +27,11 @@ from ...ops import manual_seed as _manual_seed
 from ...transforms import functional as _functional
 from ...transforms.gradop import GradOperation as _UgGradOperation
 from ...transforms.positions import get_grad as _ug_get_grad
+from ...transforms.vectorize import vmap as _ug_vmap
 from ._tensor import to_ms
 
 __all__ = ["grad", "value_and_grad", "get_grad", "GradOperation", "jit", "set_context",
-           "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed"]
+           "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "vmap"]
 
 GRAPH_MODE = context.GRAPH_MODE
 PYNATIVE_MODE = context.PYNATIVE_MODE
@@ -105,6 +106,25 @@ def value_and_grad(fn: Callable, grad_position=0, weights=None, has_aux: bool = 
     inner = _functional.value_and_grad(_ms_arguments(fn), grad_position, weights, has_aux,
                                        return_ids, sens_param)
     return _ms_results(inner)
+
+
+def vmap(fn: Callable, in_axes=0, out_axes=0) -> Callable:
+    """``mindspore.vmap``: ``fn`` mapped over an axis of its inputs, in one batched pass.
+
+    ``in_axes`` is an int, None or a tuple (one entry per positional argument,
+    each an int, None or a nested structure of them); ``out_axes`` places the
+    mapped axis in the outputs. ``fn`` may be a Cell.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> ms.vmap(lambda x, y: x * y, in_axes=(0, None))(ms.Tensor([[1.0, 2.0], [3.0, 4.0]]),
+        ...                                                 ms.Tensor(2.0))
+        Tensor(shape=[2, 2], dtype=Float32, value=
+        [[2.00000000e+000, 4.00000000e+000],
+         [6.00000000e+000, 8.00000000e+000]])
+    """
+    return _ms_results(_ug_vmap(_ms_arguments(fn), in_axes=in_axes, out_axes=out_axes),
+                       compile_in_graph_mode=False)
 
 
 def get_grad(gradients, identifier):

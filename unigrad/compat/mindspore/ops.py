@@ -40,7 +40,7 @@ from ...ops import clipping as _clipping
 from ...tensor import Tensor as _UgTensor
 from ...transforms.custom import stop_gradient as _ug_stop_gradient
 from ._tensor import Tensor, _axes, to_ms
-from ._transforms import GradOperation, grad, value_and_grad
+from ._transforms import GradOperation, grad, value_and_grad, vmap
 from .dtype import to_ms_dtype
 
 # ============================================================================ helpers
@@ -905,5 +905,5 @@ partial = functools.partial
 __all__ = [name for name in dir() if not name.startswith("_") and name not in {
     "annotations", "builtins", "functools", "numbers", "np", "Callable", "Tensor", "to_ms",
     "to_ms_dtype"}]
-__all__ += ["GradOperation", "grad", "value_and_grad"]
+__all__ += ["GradOperation", "grad", "value_and_grad", "vmap"]
 __all__ = sorted(set(__all__))

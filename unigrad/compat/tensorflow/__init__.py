@@ -50,7 +50,14 @@ from ._array_ops import (
     zeros_like,
 )
 from ._tensor import Tensor, Variable, constant, convert_to_tensor
-from ._transforms import GradientTape, custom_gradient, function, gradients, stop_gradient
+from ._transforms import (
+    GradientTape,
+    custom_gradient,
+    function,
+    gradients,
+    stop_gradient,
+    vectorized_map,
+)
 from ._v1 import (
     AUTO_REUSE,
     InteractiveSession,

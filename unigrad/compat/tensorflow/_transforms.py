@@ -26,7 +26,7 @@ from unigrad.transforms.tree import tree_leaves
 from ._tensor import Tensor, as_tf, as_tf_tree
 
 __all__ = ["gradients", "GradientTape", "stop_gradient", "custom_gradient", "function",
-           "UnconnectedGradients"]
+           "UnconnectedGradients", "vectorized_map"]
 
 
 def _leaves(*trees) -> tuple:
@@ -217,3 +217,37 @@ def function(func: Callable | None = None, input_signature=None, autograph: bool
     if func is None:
         return lambda f: Function(f, input_signature, jit_compile, reduce_retracing)
     return Function(func, input_signature, jit_compile, reduce_retracing)
+
+
+def vectorized_map(fn: Callable, elems, fallback_to_while_loop: bool = True, warn: bool = True):
+    """``tf.vectorized_map``: ``fn`` applied to every slice of ``elems`` along axis 0, batched.
+
+    ``elems`` is a Tensor or a nested structure of Tensors with one first
+    dimension; ``fn`` receives one slice (with the same structure) and the
+    results are stacked. It runs as one batched pass (:func:`unigrad.vmap`);
+    where an op has no batching rule, ``fallback_to_while_loop`` runs ``fn``
+    once per slice instead (with a warning when ``warn``), as TensorFlow does.
+
+    Example:
+        >>> import unigrad.compat.tensorflow as tf
+        >>> tf.vectorized_map(lambda row: tf.reduce_sum(row * row), tf.constant([[1.0, 2.0],
+        ...                                                                      [3.0, 4.0]]))
+        <tf.Tensor: shape=(2,), dtype=float32, numpy=array([ 5., 25.], dtype=float32)>
+    """
+    def on_slice(element):
+        return fn(as_tf_tree(element))
+
+    try:
+        return as_tf_tree(ug.vmap(on_slice)(elems))
+    except NotImplementedError as error:
+        if not fallback_to_while_loop:
+            raise ValueError(f"vectorized_map: {error}") from None
+        if warn:
+            import warnings
+            warnings.warn(f"Using a while_loop for converting {error}", stacklevel=2)
+    leaves, treedef = ug.tree_flatten(elems)
+    size = int(leaves[0].shape[0])
+    results = [fn(as_tf_tree(ug.tree_unflatten(treedef, [leaf[i] for leaf in leaves])))
+               for i in range(size)]
+    stacked = ug.tree_map(lambda *parts: ug.stack(list(parts)), *results)
+    return as_tf_tree(stacked)

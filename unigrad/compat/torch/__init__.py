@@ -192,6 +192,7 @@ from unigrad.ops import (
 from unigrad.tensor import Tensor
 
 from . import autograd, func, nn, optim
+from .func import vmap
 
 float16 = half = _ug.float16
 float32 = float = _ug.float32  # noqa: A001 - PyTorch's spelling

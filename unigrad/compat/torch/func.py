@@ -25,7 +25,8 @@ from collections.abc import Callable
 import unigrad as ug
 from unigrad.tensor import Tensor
 
-__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian"]
+__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap",
+           "functional_call", "stack_module_state"]
 
 
 def _check_callable(func, name: str) -> None:
@@ -190,7 +191,7 @@ def jacrev(func: Callable, argnums: int | tuple = 0, *, has_aux: bool = False,
     _check_argnums(argnums, "jacrev")
     if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size <= 0):
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
-    return ug.jacrev(func, argnums=argnums, has_aux=has_aux)
+    return ug.jacrev(func, argnums=argnums, has_aux=has_aux, chunk_size=chunk_size)
 
 
 def jacfwd(func: Callable, argnums: int | tuple = 0, has_aux: bool = False, *,
@@ -210,7 +211,7 @@ def jacfwd(func: Callable, argnums: int | tuple = 0, has_aux: bool = False, *,
     if randomness not in ("error", "different", "same"):
         raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
                            f"'same'. Got {randomness}")
-    return ug.jacfwd(func, argnums=argnums, has_aux=has_aux)
+    return ug.jacfwd(func, argnums=argnums, has_aux=has_aux, randomness=randomness)
 
 
 def hessian(func: Callable, argnums: int | tuple = 0) -> Callable:
@@ -226,3 +227,54 @@ def hessian(func: Callable, argnums: int | tuple = 0) -> Callable:
     _check_callable(func, "hessian(f)")
     _check_argnums(argnums, "hessian")
     return ug.hessian(func, argnums=argnums)
+
+
+def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
+         chunk_size: int | None = None) -> Callable:
+    """``torch.func.vmap``: ``func`` mapped over a batch dimension of its inputs.
+
+    ``in_dims`` is an int, None, or a tuple with one entry (int, None or a
+    pytree of them) per positional argument; ``out_dims`` places the batch
+    dimension in the outputs. Keyword arguments are not batched.
+
+    Example:
+        >>> import unigrad.compat.torch as torch
+        >>> from unigrad.compat.torch.func import vmap
+        >>> vmap(torch.dot)(torch.ones(4, 3), torch.ones(4, 3))
+        tensor([3., 3., 3., 3.])
+    """
+    _check_callable(func, "vmap(func)")
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
+                           f"'same'. Got {randomness}")
+    return ug.vmap(func, in_axes=in_dims, out_axes=out_dims, chunk_size=chunk_size,
+                   randomness=randomness)
+
+
+def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
+                    tie_weights: bool = True, strict: bool = False):
+    """``torch.func.functional_call``: ``module`` run with the given parameters and buffers.
+
+    Example:
+        >>> import unigrad.compat.torch as torch
+        >>> from unigrad.compat.torch.func import functional_call
+        >>> model = torch.nn.Linear(2, 1)
+        >>> functional_call(model, {"weight": torch.ones(1, 2), "bias": torch.zeros(1)},
+        ...                 (torch.tensor([[1.0, 2.0]]),))
+        tensor([[3.]])
+    """
+    return ug.func.functional_call(module, parameter_and_buffer_dicts, args, kwargs,
+                                   tie_weights=tie_weights, strict=strict)
+
+
+def stack_module_state(models) -> tuple[dict, dict]:
+    """``torch.func.stack_module_state``: the models' parameters and buffers, stacked.
+
+    Example:
+        >>> import unigrad.compat.torch as torch
+        >>> from unigrad.compat.torch.func import stack_module_state
+        >>> params, buffers = stack_module_state([torch.nn.Linear(3, 2) for _ in range(4)])
+        >>> tuple(params["bias"].shape)
+        (4, 2)
+    """
+    return ug.func.stack_module_state(models)
