@@ -30,8 +30,8 @@ import numbers
 
 import numpy as np
 
-from ..interpreters import has_values
 from ..backend import namespace_of
+from ..interpreters import has_values
 from ..nn.parameter import Parameter
 from ..ops.elementwise import cast, reciprocal
 from ..tensor import Tensor, _make_tensor, bump_version

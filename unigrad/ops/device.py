@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .. import backend
-from ._primitive import Primitive, bind
 from ..interpreters.batching import over_leading_dims
+from ._primitive import Primitive, bind
 from ._shape_rules import dtype_of, shape_of
 
 clone_p = Primitive("clone", lambda x: x.copy(), lambda x: (shape_of(x), dtype_of(x)),

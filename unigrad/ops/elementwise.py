@@ -21,9 +21,9 @@ from ..backend import DEFAULT_FLOAT, namespace_of, to_numpy_dtype
 from ..tensor import PLAIN_TENSOR_TYPES, Tensor
 from ._dtypes import _CONSTANTS, coerce_operands, float_constant, float_operand, true_divide_dtype
 from ._primitive import PRIMITIVES, Primitive, bind, bind_first_tensor, others_need
-from .registry import op
 from ._rewrites import involution, neutral_operand, operand_when_unchanged
 from ._shape_rules import dtype_of, elementwise_rule, shape_of
+from .registry import op
 
 _ndarray = np.ndarray
 _same = elementwise_rule()

@@ -23,13 +23,13 @@ import numpy as np
 
 from .. import _state
 from ..backend import namespace_of
+from ..interpreters import has_values
+from ..interpreters.batching import move_to_front, ndim_of, over_leading_dims
 from ..tensor import PLAIN_TENSOR_TYPES, Tensor
 from ._dtypes import to_tensor_operand
 from ._primitive import Primitive, bind, others_need
-from .registry import op
-from ..interpreters import has_values
-from ..interpreters.batching import move_to_front, ndim_of, over_leading_dims
 from ._shape_rules import broadcast_shapes, dtype_of, shape_of
+from .registry import op
 from .shape import broadcast_to, reshape, reshape_p, sum_to_shape, transpose_p
 
 _local = _state.local
@@ -500,12 +500,13 @@ def _inv_impl(a):
                           "completed.") from None
 
 
-inv_p = Primitive("inv", _inv_impl, lambda a: (shape_of(a), dtype_of(a)), backward_name="LinalgInvExBackward0",
+inv_p = Primitive("inv", _inv_impl, lambda a: (shape_of(a), dtype_of(a)),
+                  backward_name="LinalgInvExBackward0",
                   vjp=lambda g, out, needs, a: (-bind(matmul_p, _mT(out),
                                                       bind(matmul_p, g, _mT(out))),),
                   jvp=lambda tangents, out, a: -bind(matmul_p, out,
-                                                     bind(matmul_p, tangents[0], out)), saves="output",
-                  batch=over_leading_dims())
+                                                     bind(matmul_p, tangents[0], out)),
+                  saves="output", batch=over_leading_dims())
 
 
 def _det_vjp(g, out, needs, a):
@@ -519,8 +520,8 @@ def _det_jvp(tangents, out, a):
 
 det_p = Primitive("det", lambda a: namespace_of(a).linalg.det(a),
                   lambda a: (shape_of(a)[:-2], dtype_of(a)),
-                  backward_name="LinalgDetBackward0", vjp=_det_vjp, jvp=_det_jvp, saves="inputs and output",
-                  batch=over_leading_dims())
+                  backward_name="LinalgDetBackward0", vjp=_det_vjp, jvp=_det_jvp,
+                  saves="inputs and output", batch=over_leading_dims())
 
 
 def _slogdet_impl(a):
@@ -662,8 +663,8 @@ def _solve_jvp(tangents, out, a, b):
 
 
 solve_p = Primitive("solve", _solve_impl, _solve_rule, vjp=_solve_vjp,
-                    jvp=_solve_jvp, backward_name="LinalgSolveExBackward0", saves="inputs and output",
-                    batch=over_leading_dims())
+                    jvp=_solve_jvp, backward_name="LinalgSolveExBackward0",
+                    saves="inputs and output", batch=over_leading_dims())
 
 
 def solve(A, B, *, left: bool = True):
@@ -733,8 +734,9 @@ def _cholesky_jvp(tangents, out, a):
     return bind(matmul_p, out, middle * _halved_lower_mask(out.shape[-1], tangents[0]))
 
 
-cholesky_p = Primitive("cholesky", _cholesky_impl, lambda a: (shape_of(a), dtype_of(a)), vjp=_cholesky_vjp,
-                       jvp=_cholesky_jvp, backward_name="LinalgCholeskyExBackward0", saves="output",
+cholesky_p = Primitive("cholesky", _cholesky_impl, lambda a: (shape_of(a), dtype_of(a)),
+                       vjp=_cholesky_vjp, jvp=_cholesky_jvp,
+                       backward_name="LinalgCholeskyExBackward0", saves="output",
                        batch=over_leading_dims())
 
 

@@ -18,14 +18,14 @@ import numpy as np
 
 from .. import _state, backend
 from ..backend import namespace_of
+from ..interpreters.batching import over_axes, over_leading_dims
 from ..tensor import Tensor
 from ._dtypes import float_operand
 from ._primitive import Primitive, bind
-from .registry import op
-from ..interpreters.batching import over_axes, over_leading_dims
 from ._shape_rules import dtype_of, normalize_axis, shape_of
 from .elementwise import cast, clip, exp, expm1, sigmoid, where
 from .reduce import sum
+from .registry import op
 
 _local = _state.local
 

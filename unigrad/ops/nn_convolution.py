@@ -24,14 +24,14 @@ import numpy as np
 
 from .. import _state
 from ..backend import namespace_of
+from ..interpreters.batching import over_leading_dims
 from ..tensor import Tensor
 from ._dtypes import float_operand
 from ._primitive import Primitive, bind
-from ..interpreters.batching import over_leading_dims
-from .registry import op
 from ._shape_rules import dtype_of, shape_of
 from .linalg import matmul
 from .reduce import amax, mean, sum
+from .registry import op
 from .shape import reshape, transpose_axes
 
 _local = _state.local

@@ -25,7 +25,6 @@ from ..tensor import Tensor, _make_tensor
 from . import creation
 from ._dtypes import float_operand
 from .elementwise import cast, sqrt, where
-from .registry import op
 from .indexing import getitem, is_traced
 from .linalg import matmul
 from .nn_activations import elu, hardtanh, leaky_relu, log_softmax, logsigmoid, one_hot, softmax
@@ -39,6 +38,7 @@ from .nn_losses import (
     nll_loss,
 )
 from .reduce import mean
+from .registry import op
 from .shape import reshape, transpose
 
 _local = _state.local

@@ -22,16 +22,16 @@ import numpy as np
 
 from .. import _state, backend
 from ..backend import namespace_of
+from ..interpreters import has_values
+from ..interpreters.batching import looped
 from ..tensor import Tensor
 from ._dtypes import float_operand
 from ._primitive import Primitive, bind
-from ..interpreters import has_values
-from ..interpreters.batching import looped
-from .registry import op
 from ._shape_rules import elementwise_rule, shape_of
 from .elementwise import abs, log, log1p, maximum
 from .nn_activations import log_softmax, logsigmoid
 from .reduce import mean, sum
+from .registry import op
 from .shape import reshape
 
 _local = _state.local

@@ -24,14 +24,14 @@ import numpy as np
 
 from .. import _state
 from ..backend import namespace_of
+from ..interpreters.batching import over_axes
 from ..tensor import Tensor
 from . import elementwise as _elementwise
 from . import shape as _shape
 from ._dtypes import DEFAULT_INT, float_operand
 from ._primitive import Primitive, bind
-from .registry import op
-from ..interpreters.batching import over_axes
 from ._shape_rules import dtype_of, normalize_axes, normalize_axis, shape_of
+from .registry import op
 
 _local = _state.local
 
@@ -208,9 +208,11 @@ def _extreme_jvp(tangents, out, x, axes, keepdims):
 
 
 amax_p = Primitive("amax", lambda x, axes, keepdims: x.max(axis=axes, keepdims=keepdims),
-                   _reduce_rule(), vjp=_extreme_vjp, jvp=_extreme_jvp, saves="inputs and output", batch=over_axes("axes"))
+                   _reduce_rule(), vjp=_extreme_vjp, jvp=_extreme_jvp, saves="inputs and output",
+                   batch=over_axes("axes"))
 amin_p = Primitive("amin", lambda x, axes, keepdims: x.min(axis=axes, keepdims=keepdims),
-                   _reduce_rule(), vjp=_extreme_vjp, jvp=_extreme_jvp, saves="inputs and output", batch=over_axes("axes"))
+                   _reduce_rule(), vjp=_extreme_vjp, jvp=_extreme_jvp, saves="inputs and output",
+                   batch=over_axes("axes"))
 
 
 # ----------------------------------------------------------------------------- argmax / argmin
@@ -250,8 +252,10 @@ def _logical_impl(method):
     return impl
 
 
-all_p = Primitive("all", _logical_impl("all"), _reduce_rule(_logical_dtype), differentiable=False, batch=over_axes("axes"))
-any_p = Primitive("any", _logical_impl("any"), _reduce_rule(_logical_dtype), differentiable=False, batch=over_axes("axes"))
+all_p = Primitive("all", _logical_impl("all"), _reduce_rule(_logical_dtype), differentiable=False,
+                  batch=over_axes("axes"))
+any_p = Primitive("any", _logical_impl("any"), _reduce_rule(_logical_dtype), differentiable=False,
+                  batch=over_axes("axes"))
 
 
 # ----------------------------------------------------------------------------- cumsum

@@ -14,17 +14,24 @@ import math
 import numpy as np
 
 from ..backend import namespace_of, promote_types
+from ..interpreters.batching import (
+    batch_size,
+    materialize,
+    move_to_front,
+    ndim_of,
+    over_axes,
+    over_leading_dims,
+    shift_axes,
+)
 from ..tensor import Tensor
 from . import elementwise as _elementwise
 from . import indexing as _indexing
 from . import reduce as _reduce
 from ._dtypes import to_tensor_operand
 from ._primitive import Primitive, bind, bind_first_tensor
-from .registry import op
 from ._rewrites import compose_reshapes, compose_transposes, operand_when_unchanged
-from ..interpreters.batching import (batch_size, materialize, move_to_front, ndim_of,
-                                    over_axes, over_leading_dims, shift_axes)
 from ._shape_rules import broadcast_shapes, dtype_of, normalize_axes, normalize_axis, shape_of
+from .registry import op
 
 
 def _as_shape(shape) -> tuple:

@@ -3,13 +3,14 @@
 Each primitive declares the simplifications it takes part in (its ``simplify``
 field, rules from :mod:`unigrad.ops._rewrites`); this pass applies them in
 order. The declared rules rewrite ``x*1``, ``1*x``, ``x+0``, ``0+x``, ``x-0``, ``x/1``
-and ``neg(neg(x))`` to ``x``; a transpose of a transpose to one transpose (or to ``x`` when the axes compose to the
-identity), a reshape of a reshape to one reshape, and reshapes, broadcasts and casts
-that change nothing to their operand. A var defined by broadcasting a constant (what a
-sum's backward pass makes of the ones it starts from) counts as that constant, as does
-a literal array whose elements are all equal. An eqn is replaced by an operand only
-when the operand has exactly the eqn output's shape and dtype. ``x*0`` is left alone
-(``nan*0`` is ``nan``). The eqns this leaves unused are for dead code elimination.
+and ``neg(neg(x))`` to ``x``; a transpose of a transpose to one transpose (or to ``x``
+when the axes compose to the identity), a reshape of a reshape to one reshape, and
+reshapes, broadcasts and casts that change nothing to their operand. A var defined by
+broadcasting a constant (what a sum's backward pass makes of the ones it starts from)
+counts as that constant, as does a literal array whose elements are all equal. An eqn
+is replaced by an operand only when the operand has exactly the eqn output's shape and
+dtype. ``x*0`` is left alone (``nan*0`` is ``nan``). The eqns this leaves unused are
+for dead code elimination.
 
 Example:
     >>> import numpy as np, unigrad
