@@ -1,7 +1,7 @@
 """All unigrad ops: primitives (declared once in their family module) and composites.
 
 Each family module's public functions are re-exported here (and from there as
-``unigrad.<name>``); its ``TENSOR_METHODS`` table becomes Tensor methods.
+``unigrad.<name>``); each op declares its own Tensor methods (:mod:`unigrad.ops.registry`).
 """
 
 from __future__ import annotations
@@ -28,15 +28,13 @@ def _public_names(module) -> list:
 
 def _load_families() -> list:
     exported = []
-    tables = []
     for family in _FAMILY_NAMES:
         module = importlib.import_module(f"{__name__}.{family}")
         globals()[family] = module
         for name in _public_names(module):
             globals()[name] = getattr(module, name)
             exported.append(name)
-        tables.append(getattr(module, "TENSOR_METHODS", {}))
-    methods.install(*tables)
+    methods.install()
     return exported
 
 

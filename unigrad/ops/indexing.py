@@ -44,6 +44,7 @@ from ..interpreters.batching import (
 from ..tensor import Tensor, _make_tensor, as_array
 from ._primitive import Primitive, bind
 from ._shape_rules import broadcast_shapes, dtype_of, normalize_axis, shape_of
+from .registry import op
 
 __all__ = ["gather", "scatter_add", "index_select", "take_along_axis", "take", "masked_fill"]
 
@@ -688,6 +689,7 @@ scatter_add_p = Primitive("scatter_add", _scatter_add_impl,
 
 # ----------------------------------------------------------------------------- tensor indexing
 
+@op(methods=("__getitem__",))
 def getitem(input, index):
     """``input[index]`` with PyTorch semantics (basic indices give views).
 
@@ -702,6 +704,7 @@ def getitem(input, index):
     return _select(input, normalize_index(index, tuple(input.shape)))
 
 
+@op(methods=("__setitem__",))
 def setitem(input: Tensor, index, value) -> None:
     """``input[index] = value`` in place; differentiable with respect to both.
 
@@ -831,6 +834,7 @@ def _integer_index(name: str, index, error=RuntimeError):
     return data
 
 
+@op(methods=("gather",))
 def gather(input, dim: int, index, *, sparse_grad: bool = False):
     """``out[i][j] = input[index[i][j]][j]`` along ``dim`` (PyTorch's gather).
 
@@ -858,6 +862,7 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False):
     return bind(gather_p, input, dim=axis, index=IndexArray(data))
 
 
+@op(methods=("scatter_add",))
 def scatter_add(input, dim: int, index, src):
     """Add ``src`` into a copy of ``input`` at ``index`` along ``dim`` (PyTorch's scatter_add).
 
@@ -891,6 +896,7 @@ def scatter_add(input, dim: int, index, src):
     return bind(scatter_add_p, input, src, dim=axis, index=IndexArray(data))
 
 
+@op(methods=("take_along_dim",))
 def take_along_axis(arr, indices, axis: int | None = None):
     """NumPy's ``take_along_axis``: pick ``arr`` entries at ``indices`` along ``axis``.
 
@@ -927,6 +933,7 @@ def take_along_axis(arr, indices, axis: int | None = None):
     return bind(gather_p, arr, dim=axis, index=IndexArray(data))
 
 
+@op(methods=("take",))
 def take(input, index):
     """Entries of ``input`` viewed as 1-D at ``index``; the result has ``index``'s shape.
 
@@ -948,6 +955,7 @@ def take(input, index):
     return reshape(flat, tuple(data.shape))
 
 
+@op(methods=("masked_fill",))
 def masked_fill(input, mask, value):
     """``input`` with ``value`` where ``mask`` (boolean, broadcast) holds.
 
@@ -979,6 +987,7 @@ def masked_fill(input, mask, value):
     return result
 
 
+@op(methods=("index_select",))
 def index_select(input, dim: int, index):
     """The entries of ``input`` at positions ``index`` (a vector) along ``dim``.
 
@@ -1009,21 +1018,15 @@ def index_select(input, dim: int, index):
 
 # ----------------------------------------------------------------------------- tensor methods
 
+@op(methods=("scatter_add_",))
 def _scatter_add_(self: Tensor, dim: int, index, src) -> Tensor:
     """In-place :func:`scatter_add`; returns self."""
     from .inplace import apply_inplace
     return apply_inplace(self, scatter_add, dim, index, src)
 
 
+@op(methods=("masked_fill_",))
 def _masked_fill_(self: Tensor, mask, value) -> Tensor:
     """In-place :func:`masked_fill`; returns self."""
     from .inplace import apply_inplace
     return apply_inplace(self, lambda old, m, v: masked_fill(old, m, v), mask, value)
-
-
-TENSOR_METHODS = {
-    "__getitem__": getitem, "__setitem__": setitem, "gather": gather,
-    "scatter_add": scatter_add, "scatter_add_": _scatter_add_, "index_select": index_select,
-    "take": take, "take_along_dim": take_along_axis, "masked_fill": masked_fill,
-    "masked_fill_": _masked_fill_,
-}

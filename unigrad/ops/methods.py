@@ -160,7 +160,7 @@ PROPERTIES = {
 }
 
 
-def install(*extra_tables) -> None:
+def install() -> None:
     """Attach operators, methods and properties to :class:`Tensor`."""
     from . import inplace, linalg
     for name, fn in OPERATORS.items():
@@ -169,9 +169,8 @@ def install(*extra_tables) -> None:
     Tensor.__rmatmul__ = _swap(linalg.matmul)
     Tensor.__hash__ = object.__hash__
     Tensor.__array_ufunc__ = None
-    for table in (inplace.TENSOR_METHODS,) + extra_tables:
-        for name, fn in table.items():
-            setattr(Tensor, name, fn)
+    for name, fn in inplace.TENSOR_METHODS.items():
+        setattr(Tensor, name, fn)
     for operator, method in _INPLACE_OPERATORS.items():
         setattr(Tensor, operator, getattr(Tensor, method))
     for name, fn in PROPERTIES.items():
