@@ -286,11 +286,6 @@ def over_leading_dims() -> RuleFor:
     return RuleFor(leading_dims_batch_rule)
 
 
-def looped() -> RuleFor:
-    """``batch=`` of a primitive batched by one call per example (see looped_batch_rule)."""
-    return RuleFor(looped_batch_rule)
-
-
 def _bind(prim, *args, **params):
     from ..ops._primitive import bind
     return bind(prim, *args, **params)

@@ -23,12 +23,12 @@ import numpy as np
 from .. import _state, backend
 from ..backend import namespace_of
 from ..interpreters import has_values
-from ..interpreters.batching import looped
+from ..interpreters.batching import looped_batch_rule, move_to_front, ndim_of
 from ..tensor import Tensor
 from ._dtypes import float_operand
 from ._primitive import Primitive, bind
 from ._shape_rules import elementwise_rule, shape_of
-from .elementwise import abs, log, log1p, maximum
+from .elementwise import abs, log, log1p, maximum, where
 from .nn_activations import log_softmax, logsigmoid
 from .reduce import mean, sum
 from .registry import op
@@ -258,10 +258,33 @@ def _class_selector_rule(target, *weight, num_classes, ignore_index, label_smoot
     return tuple(shape), np.dtype(dtype)
 
 
+def _class_selector_batch(values, dims, *, num_classes, ignore_index, label_smoothing,
+                          class_axis, normalize, dtype):
+    """Batched targets: the unnormalized selector of the whole batch, each example divided by
+    its own denominator (its summed one-hot weights). Per-example class weights loop."""
+    if len(values) > 1 and dims[1] is not None:
+        return looped_batch_rule(class_selector_p)(
+            values, dims, num_classes=num_classes, ignore_index=ignore_index,
+            label_smoothing=label_smoothing, class_axis=class_axis, normalize=normalize,
+            dtype=dtype)
+    target = move_to_front(values[0], dims[0])
+    params = dict(num_classes=num_classes, ignore_index=ignore_index, class_axis=class_axis + 1,
+                  normalize=False, dtype=dtype)
+    selector = bind(class_selector_p, target, *values[1:], label_smoothing=label_smoothing,
+                    **params)
+    if not normalize:
+        return selector, 0
+    hot = selector if not label_smoothing else bind(class_selector_p, target, *values[1:],
+                                                    label_smoothing=0.0, **params)
+    total = sum(hot, axis=tuple(range(1, ndim_of(hot))), keepdim=True)  # minus the count
+    empty = total == 0
+    return where(empty, 0.0, selector / where(empty, 1.0, -total)), 0
+
+
 # One non-differentiable primitive builds the whole constant: the class-index losses then
 # record only log_softmax, a product and a sum.
 class_selector_p = Primitive("class_selector", _class_selector_impl, _class_selector_rule,
-                             differentiable=False, batch=looped())
+                             differentiable=False, batch=_class_selector_batch)
 
 
 def _class_selector(input, target, weight, ignore_index: int, label_smoothing: float,
