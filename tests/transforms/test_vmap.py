@@ -312,3 +312,24 @@ def test_front_end_spellings():
     mapped = tf.vectorized_map(lambda row: tf.reduce_sum(row), tf.constant([[1.0, 2.0],
                                                                            [3.0, 4.0]]))
     np.testing.assert_array_equal(mapped.numpy(), [3.0, 7.0])
+
+
+def test_randomness_error_same_and_different():
+    x = ug.ones((3, 4))
+    with pytest.raises(BatchingError, match="randomness error mode"):
+        ug.vmap(lambda v: v * ug.rand(4))(x)
+    ug.manual_seed(0)
+    same = ug.vmap(lambda v: v * ug.randn(4), randomness="same")(x).numpy()
+    np.testing.assert_array_equal(same[0], same[1])
+    ug.manual_seed(0)
+    different = ug.vmap(lambda v: v * ug.randn(4), randomness="different")(x).numpy()
+    assert not np.allclose(different[0], different[1])
+    ug.manual_seed(0)
+    np.testing.assert_array_equal(different, ug.randn(3, 4).numpy())  # one draw, batch first
+    masks = ug.vmap(lambda v: ug.nn.functional.dropout(v, 0.5), randomness="different")(
+        ug.ones((64, 32))).numpy()
+    assert set(np.unique(masks)) <= {0.0, 2.0}
+    assert not all(np.array_equal(masks[0], row) for row in masks[1:])
+    nested = ug.vmap(ug.vmap(lambda v: v + ug.rand(()), randomness="different"),
+                     randomness="different")(ug.zeros((3, 5))).numpy()
+    assert len(np.unique(nested)) == 15

@@ -359,3 +359,34 @@ def looped_batch_rule(prim):
         return stack(results), 0
     batch_by_loop.__name__ = f"batch_{prim.name}"
     return batch_by_loop
+
+
+# ============================================================================= randomness
+
+def randomness_levels(name: str) -> list:
+    """The active vmap levels whose examples draw their own random numbers, outermost first.
+
+    Random ops call it before drawing: a vmap with ``randomness="error"`` makes
+    them raise (torch.func's default), ``"same"`` shares one draw between the
+    examples, ``"different"`` gives each example its own.
+    """
+    levels = []
+    interpreter = _local.interpreter
+    while interpreter is not None:
+        if type(interpreter) is BatchInterpreter and interpreter.active:
+            if interpreter.randomness == "error":
+                raise BatchingError(
+                    f"vmap: called random operation {name}() while in randomness error mode. "
+                    f"Please either use the 'same' or 'different' randomness flags on vmap or "
+                    f"perform the randomness operation out of vmap")
+            if interpreter.randomness == "different":
+                levels.append(interpreter)
+        interpreter = interpreter.parent
+    return levels[::-1]
+
+
+def per_example(tensor: Tensor, levels: list) -> Tensor:
+    """``tensor``, drawn with the levels' batch sizes in front, as per-example values."""
+    for level in levels:
+        tensor = level.wrap(tensor, 0)
+    return tensor

@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import _state, backend
 from ..backend import DEFAULT_FLOAT, DEFAULT_INT
+from ..interpreters.batching import per_example, randomness_levels
 from ..tensor import Tensor, _make_tensor, as_array, note_created
 from .shape import _as_shape
 
@@ -326,9 +327,11 @@ def rand(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """
     shape = _as_shape(size)
     _refuse_while_tracing("rand")
+    levels = randomness_levels("rand")
     with _generator_lock:
-        array = _generator.random(shape, dtype=np.float64)
-    return _finish(array.astype(_default_dtype(dtype)), None, device, requires_grad)
+        array = _generator.random(_batch_sizes(levels) + shape, dtype=np.float64)
+    return per_example(_finish(array.astype(_default_dtype(dtype)), None, device, requires_grad),
+                       levels)
 
 
 def randn(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -344,9 +347,11 @@ def randn(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
     """
     shape = _as_shape(size)
     _refuse_while_tracing("randn")
+    levels = randomness_levels("randn")
     with _generator_lock:
-        array = _generator.standard_normal(shape)
-    return _finish(array.astype(_default_dtype(dtype)), None, device, requires_grad)
+        array = _generator.standard_normal(_batch_sizes(levels) + shape)
+    return per_example(_finish(array.astype(_default_dtype(dtype)), None, device, requires_grad),
+                       levels)
 
 
 def randint(low, high=None, size=(), dtype=None, device=None) -> Tensor:
@@ -362,11 +367,18 @@ def randint(low, high=None, size=(), dtype=None, device=None) -> Tensor:
     """
     if high is None:
         low, high = 0, low
+    levels = randomness_levels("randint")
+    shape = _as_shape((size,)) if not isinstance(size, int) else (size,)
     with _generator_lock:
-        array = _generator.integers(low, high, size=_as_shape((size,)) if not isinstance(size, int)
-                                    else (size,))
-    return _finish(array.astype(DEFAULT_INT if dtype is None else backend.to_numpy_dtype(dtype)),
-                   None, device, False)
+        array = _generator.integers(low, high, size=_batch_sizes(levels) + shape)
+    return per_example(_finish(array.astype(DEFAULT_INT if dtype is None else
+                                            backend.to_numpy_dtype(dtype)), None, device, False),
+                       levels)
+
+
+def _batch_sizes(levels: list) -> tuple:
+    """The batch sizes of the vmap levels drawing per-example numbers (outermost first)."""
+    return tuple(level.size for level in levels)
 
 
 def rand_like(input, dtype=None) -> Tensor:

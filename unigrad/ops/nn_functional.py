@@ -21,6 +21,7 @@ import numpy as np
 from .. import _state, backend
 from ..autograd.grad_mode import no_grad
 from ..backend import namespace_of
+from ..interpreters.batching import per_example, randomness_levels
 from ..tensor import Tensor, _make_tensor
 from . import creation
 from ._dtypes import float_operand
@@ -79,13 +80,17 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
         return input
     data = input._data if isinstance(input, Tensor) else input
     creation._refuse_while_tracing("dropout")
+    levels = randomness_levels("dropout")
     with creation._generator_lock:
-        draws = creation.generator().random(data.shape)
+        draws = creation.generator().random(tuple(level.size for level in levels)
+                                            + tuple(data.shape))
     scale = np.where(draws >= p, 1.0 / (1.0 - p) if p < 1.0 else 0.0, 0.0).astype(data.dtype)
-    scale = namespace_of(data).asarray(scale)
+    if not levels:
+        scale = namespace_of(data).asarray(scale)
+    mask = per_example(_make_tensor(scale), levels)
     if inplace:
-        return input.mul_(_make_tensor(scale))
-    return input * (_make_tensor(scale) if isinstance(input, Tensor) else scale)
+        return input.mul_(mask)
+    return input * (mask if isinstance(input, Tensor) or levels else scale)
 
 
 # ----------------------------------------------------------------------------- normalization
