@@ -14,7 +14,7 @@ records them (``grad`` of a ``vmap``), and per-example Tensors record on the
 tape too (``vmap`` of a ``grad``: the vjp rules then run on batched values).
 Levels nest (``vmap`` of ``vmap``) and compose with ``jvp`` and ``jit``.
 
-Rules are derived for elementwise primitives (:func:`elementwise_batch_rule`);
+Rules are derived for elementwise primitives (:func:`leading_dims_batch_rule`);
 the helpers here (:func:`move_to_front`, :func:`materialize`,
 :func:`shift_axes`) keep the hand-written ones short.
 
@@ -234,35 +234,6 @@ def batch_size(values, dims) -> int:
     raise BatchingError("no batched operand")
 
 
-def elementwise_batch_rule(prim):
-    """The batching rule of an elementwise primitive: batch axes first, ranks aligned.
-
-    Batched operands get their batch axis first and singleton axes after it, so
-    their per-example dimensions line up with the others' by NumPy's
-    right-aligned broadcasting; unbatched operands are used as they are.
-    """
-    def batch_elementwise(values, dims, **params):
-        ranks = [ndim_of(v) - (d is not None) for v, d in zip(values, dims)]
-        rank = max(ranks)
-        moved = []
-        for value, dim, own_rank in zip(values, dims, ranks):
-            if dim is None:
-                moved.append(value)
-                continue
-            value = move_to_front(value, dim)
-            if own_rank < rank:
-                from ..ops._primitive import bind
-                from ..ops.shape import reshape_p
-                shape = tuple(value.shape)
-                value = bind(reshape_p, value,
-                             shape=shape[:1] + (1,) * (rank - own_rank) + shape[1:])
-            moved.append(value)
-        from ..ops._primitive import bind
-        return bind(prim, *moved, **params), 0
-    batch_elementwise.__name__ = f"batch_{prim.name}"
-    return batch_elementwise
-
-
 class RuleFor:
     """A batching rule written for any primitive of a family, given in a declaration as
     ``batch=over_axes("axes")``: the primitive makes its own rule with ``for_primitive``."""
@@ -293,8 +264,10 @@ def _bind(prim, *args, **params):
 
 def leading_dims_batch_rule(prim):
     """The rule of a primitive that maps over any leading dimensions of its operands (its
-    params name only trailing ones: matrix ops, windows, triangles, copies): the batch
-    axes go first and ranks are aligned, then the primitive runs unchanged."""
+    params name only trailing ones: elementwise ops, matrix ops, windows, triangles,
+    copies): the batch axes go first, and batched operands get singleton axes after them
+    so their per-example dimensions line up with the others' by NumPy's right-aligned
+    broadcasting; then the primitive runs unchanged."""
     def batch_leading_dims(values, dims, **params):
         ranks = [ndim_of(v) - (d is not None) for v, d in zip(values, dims)]
         rank = max(ranks)

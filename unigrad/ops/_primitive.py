@@ -132,8 +132,8 @@ class Primitive:
             jvp = _derived_jvp(self, kind)
         self.jvp = jvp
         if batch is None and kind == "elementwise":
-            from ..interpreters.batching import elementwise_batch_rule
-            batch = elementwise_batch_rule(self)
+            from ..interpreters.batching import leading_dims_batch_rule
+            batch = leading_dims_batch_rule(self)  # elementwise: broadcast dims
         elif hasattr(batch, "for_primitive"):  # a family rule: over_axes("axes")...
             batch = batch.for_primitive(self)
         self.batch = batch

@@ -1,5 +1,7 @@
 """Dead code elimination: drop the eqns that no graph output depends on.
 
+Eqns of primitives declared ``impure`` (effects beyond their result) are always kept.
+
 Example:
     >>> import numpy as np, unigrad
     >>> from unigrad.graph.ir import Eqn, Graph, Var
@@ -35,7 +37,7 @@ def dead_code_elimination(graph: Graph) -> Graph:
     needed = {atom for atom in graph.outputs if isinstance(atom, Var)}
     kept = []
     for eqn in reversed(graph.eqns):
-        if eqn.out in needed:
+        if eqn.out in needed or getattr(eqn.prim, "impure", False):
             kept.append(eqn)
             needed.update(eqn.input_vars())
     kept.reverse()
