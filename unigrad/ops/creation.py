@@ -364,9 +364,11 @@ def randint(low, high=None, size=(), dtype=None, device=None) -> Tensor:
         ((2, 3), unigrad.int64)
         >>> bool(((x >= 0) & (x < 10)).all())
         True
+        >>> ug.randint(3, (4,)).shape      # PyTorch's randint(high, size)
+        (4,)
     """
-    if high is None:
-        low, high = 0, low
+    if high is None or isinstance(high, (tuple, list)):  # randint(high) / randint(high, size)
+        low, high, size = 0, low, size if high is None else high
     levels = randomness_levels("randint")
     shape = _as_shape((size,)) if not isinstance(size, int) else (size,)
     with _generator_lock:
