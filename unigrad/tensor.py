@@ -71,10 +71,18 @@ def _link_saved_output(tensor: Tensor, counter: list) -> None:
 
 
 def note_grad_write(tensor: Tensor) -> None:
-    """Tell an active graph-mode trace that ``tensor.grad`` is being assigned."""
+    """Tell an active graph-mode trace that ``tensor.grad`` is being cleared: its traced
+    ``.grad`` becomes None (the trace never writes the tensor itself)."""
     trace = _local.trace
     if trace is not None:
         trace.note_grad_write(tensor)
+
+
+def _check_concrete(tensor: Tensor, what: str) -> None:
+    """Inside ``ug.jit``: refuse to read a traced tensor as a concrete value."""
+    trace = _local.trace
+    if trace is not None:
+        trace.check_concrete(tensor, what)
 
 
 def note_created(tensor: Tensor) -> Tensor:
@@ -260,9 +268,11 @@ class Tensor:
         if self.device.type != "cpu" and not force:
             raise TypeError("can't convert cuda tensor to numpy. Use Tensor.cpu() to copy "
                             "the tensor to host memory first.")
+        _check_concrete(self, "Conversion to a NumPy array")
         return backend.to_numpy(self._data)
 
     def __array__(self, dtype=None, copy=None):
+        _check_concrete(self, "Conversion to a NumPy array")
         array = backend.to_numpy(self._data)
         if dtype is not None:
             array = array.astype(dtype, copy=False)
@@ -273,9 +283,11 @@ class Tensor:
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
                                "to Scalar")
+        _check_concrete(self, ".item()")
         return self._data.reshape(()).item()
 
     def tolist(self):
+        _check_concrete(self, ".tolist()")
         return backend.to_numpy(self._data).tolist()
 
     def __float__(self) -> float:
@@ -292,6 +304,7 @@ class Tensor:
     def __bool__(self) -> bool:
         if self._data.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        _check_concrete(self, "Python bool() (an `if`, `while`, `and`/`or` or `assert`)")
         return bool(self._data.reshape(()).item())
 
     def __dlpack__(self, *args, **kwargs):
@@ -334,9 +347,11 @@ class Tensor:
 
     @property
     def grad(self):
-        if self._grad is None and self._grad_fn is not None and not self.retains_grad:
+        trace = _local.trace
+        grad = self._grad if trace is None else trace.grad_of(self)  # ug.jit: the trace's view
+        if grad is None and self._grad_fn is not None and not self.retains_grad:
             warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
-        return self._grad
+        return grad
 
     @grad.setter
     def grad(self, value) -> None:
@@ -353,13 +368,19 @@ class Tensor:
                 raise RuntimeError(f"attempting to assign a gradient with dtype "
                                    f"'{value.dtype}' to a tensor with dtype '{self.dtype}'. Please "
                                    "ensure that the gradient and the tensor have the same dtype")
-        note_grad_write(self)
-        self._grad = value
+        trace = _local.trace
+        if trace is not None:  # ug.jit: assigned in the trace's view (replayed after each call)
+            trace.set_grad(self, value)
+        else:
+            self._grad = value
 
     @grad.deleter
     def grad(self) -> None:
-        note_grad_write(self)
-        self._grad = None
+        trace = _local.trace
+        if trace is not None:
+            trace.set_grad(self, None)
+        else:
+            self._grad = None
 
     @property
     def retains_grad(self) -> bool:
@@ -470,6 +491,12 @@ class Tensor:
     def data(self, value) -> None:
         if not isinstance(value, Tensor):
             raise TypeError(f"data must be a Tensor, got {type(value).__name__}")
+        trace = _local.trace
+        if trace is not None and (trace.is_external(self) or trace.is_external(value)):
+            raise NotImplementedError(
+                "replacing the data of a tensor (tensor.data = ...) inside ug.jit is not "
+                "supported when either tensor comes from outside the function: write it in "
+                "place with tensor.copy_(value) instead")
         self._data = value._data
 
     def _leaf_inplace_check(self) -> None:
@@ -479,6 +506,7 @@ class Tensor:
 
     def __repr__(self) -> str:
         from ._format import format_tensor
+        _check_concrete(self, "Conversion to a NumPy array")  # ug.jit: no values to print
         return format_tensor(self)
 
     def __format__(self, spec: str) -> str:

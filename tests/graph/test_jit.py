@@ -394,3 +394,35 @@ def test_lower_shows_graph_source_and_dot():
     assert lowered.report.first_run_seconds > 0
     assert "first run" in str(lowered.report)
     assert f.graph is lowered.graph
+
+
+# ----------------------------------------------------------------------------- tensors from outside
+
+
+def test_writes_through_a_detached_alias_reach_the_tensor_as_in_eager_mode():
+    weight = nn.Parameter(ug.tensor([1.0, 2.0]))
+
+    def f(x):
+        with ug.no_grad():
+            weight.data.mul_(2.0)  # the alias shares the parameter's storage
+        return weight * x
+
+    compiled = ug.jit(f)
+    assert to_list(compiled(ug.ones(2))) == [2.0, 4.0] and to_list(weight) == [2.0, 4.0]
+    assert to_list(compiled(ug.ones(2))) == [4.0, 8.0] and to_list(weight) == [4.0, 8.0]
+    assert compiled.trace_count == 1
+
+
+def test_vmap_of_grad_inside_jit_reads_the_parameters_at_each_call():
+    weight = nn.Parameter(ug.tensor([[1.0, 2.0], [3.0, 4.0]]))
+
+    def per_example(x):
+        return ug.grad(lambda v: (weight @ v).sum() ** 2)(x)
+
+    compiled = ug.jit(lambda xs: ug.vmap(per_example)(xs))
+    xs = ug.tensor([[1.0, 1.0], [1.0, -1.0]])
+    assert to_list(compiled(xs)) == to_list(ug.vmap(per_example)(xs))
+    with ug.no_grad():
+        weight.mul_(2.0)
+    assert to_list(compiled(xs)) == to_list(ug.vmap(per_example)(xs))
+    assert compiled.trace_count == 1

@@ -173,7 +173,9 @@ def _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph
     push_ready = ready.append
     pop_buffer = buffers.pop
     get_buffer = buffers.get
-    slow_mode = create_graph or _global.anomaly_enabled
+    # graph mode takes the general path too: saved tensors from outside the trace are read
+    # through its view (_unpack_inputs)
+    slow_mode = create_graph or _global.anomaly_enabled or _local.trace is not None
     release = not retain_graph
     while ready:
         node = pop_ready()
@@ -280,14 +282,22 @@ def _run_node(node: Node, hooks, grad, retain_graph: bool, create_graph: bool):
 
 
 def _unpack_inputs(node: Node, saved, create_graph: bool):
-    """Saved inputs, version-checked (``_execute`` inlines the plain-array case)."""
+    """Saved inputs, version-checked (``_execute`` inlines the plain-array case).
+
+    Under ``ug.jit`` a saved tensor from outside the trace is read through the
+    trace's view of it (its traced value; the tensor itself holds its concrete array).
+    """
+    trace = _local.trace
     inputs = []
     for value, version in zip(saved, node.versions):
         if version is not None:
             if version_of(value) != version:
                 raise RuntimeError(_version_message(value._data, node, version_of(value), version,
                                                     value))
-            inputs.append(value if create_graph else value._data)
+            if create_graph:
+                inputs.append(value)
+            else:
+                inputs.append(value._data if trace is None else trace.read(value))
         else:
             inputs.append(value)
     return inputs
@@ -434,11 +444,16 @@ def _finish_leaf(leaf: Tensor, grad, captures, accumulate, create_graph, assigne
 
 
 def _accumulate_into(leaf: Tensor, grad, create_graph: bool, assigned) -> None:
-    with _grad_lock:
-        if leaf._grad is None:
-            leaf._grad = grad if create_graph else _make_tensor(_owned(grad, assigned))
-        else:
-            leaf._grad = _accumulated(leaf._grad, grad, create_graph)
+    trace = _local.trace
+    if trace is not None:  # graph mode: the trace keeps the traced .grad of captured tensors
+        trace.accumulate_grad(leaf, grad if create_graph or isinstance(grad, Tensor)
+                              else _owned(grad, assigned))
+    else:
+        with _grad_lock:
+            if leaf._grad is None:
+                leaf._grad = grad if create_graph else _make_tensor(_owned(grad, assigned))
+            else:
+                leaf._grad = _accumulated(leaf._grad, grad, create_graph)
     extra = leaf._extra
     if extra is not None and extra.get("post_accumulate_hooks"):
         for hook in list(extra["post_accumulate_hooks"]):

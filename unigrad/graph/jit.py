@@ -7,7 +7,9 @@ autocast). A new signature is traced (:mod:`unigrad.graph.tracer`), optimized
 (:mod:`unigrad.graph.codegen`); later calls run the generated function on the
 current arrays of the arguments and of the tensors the function reads (its
 Parameters), write back what it updated in place (parameters, ``.grad``) and
-return Tensors.
+return Tensors. Tracing never modifies those tensors (the trace keeps its own
+view of them), so other threads may use them eagerly while a function
+compiles, and several threads may call (and compile) jitted functions at once.
 
 Gradients: ``ug.jit(ug.grad(f))`` traces the transform itself, so the vjp rules
 run on abstract values and the backward graph is built from the forward
@@ -32,6 +34,7 @@ Example:
 from __future__ import annotations
 
 import functools
+import threading
 import time
 import weakref
 from collections import OrderedDict
@@ -47,7 +50,7 @@ from ..tensor import Tensor, _make_tensor
 from ..transforms.tree import tree_flatten, tree_unflatten
 from . import codegen
 from .ir import Graph, Var
-from .tracer import Trace, Tracer
+from .tracer import Effects, Trace, Tracer
 
 _local = _state.local
 
@@ -109,6 +112,9 @@ class Compiled:
     differentiable_results: tuple  # indices of results that required grad while tracing
     report: CompileReport
     python_guards: list = field(default_factory=list)  # (read, value) that must still hold
+    # (weakref of a tensor, owner): a tensor read as sharing the owner's storage (a detached
+    # alias); while it lives, it must still share it for the graph to be reused
+    alias_guards: list = field(default_factory=list)
     _vjp: object = field(default=None, repr=False)
 
     @property
@@ -124,7 +130,13 @@ class Compiled:
 
 
 class JitFunction:
-    """A function compiled per signature (see :func:`jit`)."""
+    """A function compiled per signature (see :func:`jit`).
+
+    Safe to call from several threads: tracing never modifies the tensors it
+    reads (other threads keep using them eagerly meanwhile), the cache is
+    shared, and a thread calling with a signature another thread is compiling
+    waits for that compile instead of tracing again.
+    """
 
     def __init__(self, fn: Callable, static_argnums=(), cache_size: int = DEFAULT_CACHE_SIZE,
                  optimize: bool = True, extra_key: Callable | None = None):
@@ -152,6 +164,10 @@ class JitFunction:
         self._fast: dict = {}
         self._last: Compiled | None = None
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # per instance
+        # the cache is shared by the threads calling the function: one lock guards it, and a
+        # signature being compiled by one thread is waited for by the others
+        self._lock = threading.RLock()
+        self._compiling: dict = {}  # signature -> threading.Event set when its compile ends
         functools.update_wrapper(self, fn, updated=())
 
     # ---------------------------------------------------------------- public
@@ -177,9 +193,11 @@ class JitFunction:
         return list(self.reports)
 
     def clear_cache(self) -> None:
-        self._cache.clear()
-        self._fast.clear()
-        self._last = None
+        """Forget every compiled signature (the next calls trace again)."""
+        with self._lock:
+            self._cache.clear()
+            self._fast.clear()
+            self._last = None
 
     def __get__(self, instance, owner=None):
         if instance is None:
@@ -188,13 +206,20 @@ class JitFunction:
             bound = self._bound.get(instance)
         except TypeError:  # not weak-referenceable: a fresh compiled method each access
             bound = None
-        if bound is None:
-            bound = JitFunction(self.fn.__get__(instance, owner), self.static_argnums,
-                                self.cache_size, self.optimize, self.extra_key)
+        if bound is not None:
+            return bound
+        with self._lock:  # one compiled method per instance, whichever thread asks first
             try:
-                self._bound[instance] = bound
+                bound = self._bound.get(instance)
             except TypeError:
-                pass
+                bound = None
+            if bound is None:
+                bound = JitFunction(self.fn.__get__(instance, owner), self.static_argnums,
+                                    self.cache_size, self.optimize, self.extra_key)
+                try:
+                    self._bound[instance] = bound
+                except TypeError:
+                    pass
         return bound
 
     def __repr__(self) -> str:
@@ -230,25 +255,40 @@ class JitFunction:
         key = (treedef, tuple(static), tuple(_leaf_key(leaf) for leaf in leaves),
                _local.grad_enabled, _local.autocast_dtype,
                None if self.extra_key is None else self.extra_key())
-        variants = self._cache.get(key)
-        if variants is not None:
-            self._cache.move_to_end(key)
-            for compiled in variants:
-                if _guards_hold(compiled, leaves):
-                    self._last = compiled
-                    if fast_key is not None:
-                        self._fast[fast_key] = compiled
-                    return compiled, leaves
-        compiled = self._compile(args, kwargs, leaves, treedef, dict(static), key)
-        if variants is None:
-            variants = self._cache[key] = []
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
-                self._fast.clear()
-        variants.append(compiled)
-        self._last = compiled
-        if fast_key is not None:
-            self._fast[fast_key] = compiled
+        while True:
+            with self._lock:
+                variants = self._cache.get(key)
+                if variants is not None:
+                    self._cache.move_to_end(key)
+                    for compiled in variants:
+                        if _guards_hold(compiled, leaves):
+                            self._last = compiled
+                            if fast_key is not None:
+                                self._fast[fast_key] = compiled
+                            return compiled, leaves
+                pending = self._compiling.get(key)
+                if pending is None:  # this thread compiles the signature
+                    pending = self._compiling[key] = threading.Event()
+                    self.trace_count += 1
+                    break
+            pending.wait()  # another thread compiles this signature: then look again
+        try:
+            compiled = self._compile(args, kwargs, leaves, treedef, dict(static), key)
+            with self._lock:
+                variants = self._cache.get(key)
+                if variants is None:
+                    variants = self._cache[key] = []
+                    while len(self._cache) > self.cache_size:
+                        self._cache.popitem(last=False)
+                        self._fast.clear()
+                variants.append(compiled)
+                self._last = compiled
+                if fast_key is not None:
+                    self._fast[fast_key] = compiled
+        finally:
+            with self._lock:
+                del self._compiling[key]
+            pending.set()
         return compiled, leaves
 
     def _fast_key(self, args: tuple):
@@ -263,9 +303,15 @@ class JitFunction:
                 None if self.extra_key is None else self.extra_key())
 
     def _compile(self, args, kwargs, leaves, treedef, static: dict, key) -> Compiled:
-        start = time.perf_counter()
-        self.trace_count += 1
         trace = Trace()
+        try:
+            return self._trace_and_compile(trace, args, kwargs, leaves, treedef, static, key)
+        finally:
+            trace.close()  # the records are no longer needed: let go of the tensors they hold
+
+    def _trace_and_compile(self, trace: Trace, args, kwargs, leaves, treedef, static: dict,
+                           key) -> Compiled:
+        start = time.perf_counter()
         with trace:
             call_leaves = []
             for index, leaf in enumerate(leaves):
@@ -285,7 +331,7 @@ class JitFunction:
                 differentiable_results = tuple(i for i, atom in enumerate(atoms)
                                                if atom.dtype.kind == "f")
         trace_seconds = time.perf_counter() - start
-        sources, guards, differentiable = _sources_and_guards(trace)
+        sources, guards, differentiable, alias_guards = _sources_and_guards(trace, effects)
         guards_of = list(trace.guards)
         data_effects = []
         grad_effects = []
@@ -309,7 +355,7 @@ class JitFunction:
         self.reports.append(report)
         return Compiled(raw, graph, program, sources, guards, outputs, out_treedef, num_results,
                         data_effects, grad_effects, differentiable, differentiable_results, report,
-                        python_guards=guards_of)
+                        python_guards=guards_of, alias_guards=alias_guards)
 
 
 def jit(fn: Callable | None = None, *, static_argnums=(), cache_size: int = DEFAULT_CACHE_SIZE,
@@ -375,28 +421,45 @@ def _owner(record):
     return record.source[1] if record.source is not None else record.tensor
 
 
-def _sources_and_guards(trace: Trace):
+def _sources_and_guards(trace: Trace, effects: Effects):
+    """Per graph input where a call reads it; the guards on the tensors the graph read; the
+    inputs that required grad; and the aliases that must still share their storage."""
     by_var = {}
     guards = []
     wants_grad = set()
+    held = {id(record.tensor) for record, _ in effects.grads}
+    alias_guards = []
     for record in trace.captures.values():
         owner = _owner(record)
-        by_var[record.var] = ("arg", owner) if record.source is not None else ("data", owner)
         if record.grad_var is not None:
             by_var[record.grad_var] = ("grad", owner)
+        if record.alias:  # reads (and writes) another tensor's storage
+            if record.grad_var is not None:
+                guards.append((owner, record.var.shape, record.var.dtype, record.requires_grad,
+                               record.grad_present))
+            elif id(record.tensor) not in held:
+                alias_guards.append((weakref.ref(record.tensor), _owner(record.storage.owner)))
+            continue
+        by_var[record.var] = ("arg", owner) if record.source is not None else ("data", owner)
         if record.requires_grad and record.var.dtype.kind == "f":
             wants_grad.add(record.var)
         guards.append((owner, record.var.shape, record.var.dtype, record.requires_grad,
                        record.grad_present))
     sources = [by_var[var] for var in trace.inputs]
     differentiable = [i for i, var in enumerate(trace.inputs) if var in wants_grad]
-    return sources, guards, differentiable
+    return sources, guards, differentiable, alias_guards
 
 
 def _guards_hold(compiled: Compiled, leaves: list) -> bool:
     for read, value in compiled.python_guards:
         if read() != value:
             return False
+    for ref, owner in compiled.alias_guards:
+        alias = ref()
+        if alias is not None:  # a tensor read as sharing another one's storage still does
+            tensor = leaves[owner] if owner.__class__ is int else owner
+            if alias._data is not (tensor if isinstance(tensor, ndarray) else tensor._data):
+                return False
     for owner, shape, dtype, requires_grad, grad_present in compiled.guards:
         tensor = leaves[owner] if owner.__class__ is int else owner
         if isinstance(tensor, ndarray):
@@ -417,15 +480,17 @@ def _output_specs(trace: Trace, out_leaves: list):
     differentiable = []
     for leaf in out_leaves:
         if isinstance(leaf, Tensor):
+            atom = trace.tensor_atom(leaf)
             record = trace.captures.get(id(leaf))
-            if record is not None and leaf._data is record.tracer:
+            if record is not None and not record.alias and record.value is record.tracer:
+                # a tensor from outside, unchanged: the object itself
                 outputs.append(_Output("argument", record.source[1]) if record.source is not None
                                else _Output("object", leaf))
                 continue
             outputs.append(_Output("tensor", len(atoms)))
             if leaf._requires_grad:
                 differentiable.append(len(atoms))
-            atoms.append(trace.atom(leaf._data))
+            atoms.append(atom)
         elif type(leaf) is Tracer:
             outputs.append(_Output("array", len(atoms)))
             atoms.append(trace.atom(leaf))
@@ -434,7 +499,7 @@ def _output_specs(trace: Trace, out_leaves: list):
     return outputs, atoms, tuple(differentiable)
 
 
-def _donated(trace: Trace, effects) -> dict:
+def _donated(trace: Trace, effects: Effects) -> dict:
     """Graph inputs whose buffers the outputs written back into them may reuse."""
     return {record.var: atom for record, atom in effects.data if isinstance(atom, Var)}
 

@@ -7,12 +7,17 @@ appended, and the result is a :class:`Tracer` (an abstract array standing where
 a backend array would be, inside a Tensor or bare). Nothing is computed, except
 primitives whose operands are all constants (folded on the spot).
 
-Tensors that already hold concrete data when an op first reads them (the
+Tensors that already hold concrete data when the trace first uses them (the
 function's arguments, Parameters and other tensors it closes over) become
-graph inputs: their ``_data`` is swapped for a tracer for the duration of the
-trace (so in-place updates and ``.grad`` writes are seen as values), and
-restored afterwards. What changed is reported as *effects* for the caller to
-replay.
+graph inputs, and are never modified: the trace keeps its own view of each
+(:class:`Capture`): the traced value of its contents (a :class:`Storage`,
+shared by tensors sharing the array, updated by in-place writes) and its
+traced ``.grad``. Everything that reads or writes a captured tensor while the
+function is traced goes through that view (:meth:`Trace.read`,
+:meth:`Trace.assign`, :meth:`Trace.grad_of`, :meth:`Trace.set_grad`,
+:func:`traced_data`), so other threads keep using the same tensors eagerly
+while a function compiles. What changed is reported as *effects* for the
+caller to replay after each call.
 
 Reading a traced value as a Python number (``if x > 0:``, ``float(x)``,
 ``x.item()``) raises :class:`ConcretizationError` naming the user's line.
@@ -22,12 +27,15 @@ Example:
     >>> from unigrad.graph.tracer import Trace
     >>> x = ug.ones(3)
     >>> with Trace() as trace:
-    ...     traced = trace.capture(x)
     ...     y = ug.tanh(x * 2.0)
+    ...     with ug.no_grad():
+    ...         _ = x.add_(1.0)           # written in the trace's view only
     >>> [eqn.prim.name for eqn in trace.eqns]
-    ['mul', 'tanh']
-    >>> x                     # restored when the trace ends
+    ['mul', 'tanh', 'add']
+    >>> x                                 # the tensor itself never changed
     tensor([1., 1., 1.])
+    >>> [(record.tensor is x, var is record.var) for record, var in trace.effects().data]
+    [(True, False)]
 """
 
 from __future__ import annotations
@@ -214,6 +222,13 @@ def _is_tracer(value) -> bool:
     return type(value) is Tracer
 
 
+def _is_foreign(data) -> bool:
+    """Whether ``data`` stands for an array of another interpreter (a vmap batch): neither a
+    concrete array to capture nor a value of a trace."""
+    return type(data) is not np.ndarray and type(data) is not Tracer \
+        and hasattr(data, "__unigrad_abstract__")
+
+
 def _wrap(value):
     return _make_tensor(value) if type(value) is Tracer else value
 
@@ -311,23 +326,57 @@ _FUNCTIONS = _LazyTable(_function_table)
 
 # ============================================================================= the trace
 
-@dataclass
+class Storage:
+    """One concrete array the trace read: the graph input standing for it at each call and
+    its current traced value (the latest in-place write to it, or the input itself).
+
+    Tensors sharing the array (a detached alias, a lifted handle, ``.data``) share it, as
+    they share the array in eager mode.
+    """
+
+    __slots__ = ("data", "var", "tracer", "value", "owner")
+
+    def __init__(self, data, var: Var, tracer: Tracer):
+        self.data = data        # the array itself (kept alive: its id is the storage's key)
+        self.var = var          # the graph input reading the array at each call
+        self.tracer = tracer    # the input's value
+        self.value = tracer     # the current value: a Tracer of this trace
+        self.owner: Capture | None = None  # the tensor whose data effect writes it back
+
+
+@dataclass(eq=False)
 class Capture:
-    """A tensor whose concrete state became graph inputs, and what it was before the trace."""
+    """A tensor from outside the trace that the trace read or wrote, and its view of it.
+
+    The tensor itself is never modified: its traced contents are ``storage.value`` and
+    its traced ``.grad`` is ``grad`` (once ``grad_resolved``).
+    """
 
     tensor: Tensor
-    var: Var
-    tracer: Tracer
-    data: object
-    grad: object
-    grad_fn: object
+    storage: Storage
     requires_grad: bool
-    extra: object
-    version: int | None
-    grad_var: Var | None = None        # an input reading the tensor's existing .grad
-    grad_tracer: Tensor | None = None  # the Tensor put in .grad for the trace
-    grad_present: bool | None = None   # guard: whether .grad must be present (None: any)
     source: object = None              # ("arg", index) for arguments, None for captures
+    alias: bool = False                # shares the storage of a tensor captured before it
+    grad_resolved: bool = False        # whether .grad was read or assigned during the trace
+    grad: Tensor | None = None         # the traced .grad (once resolved)
+    grad_var: Var | None = None        # an input reading the tensor's existing .grad
+    grad_tracer: Tensor | None = None  # the Tensor standing for that existing .grad
+    grad_present: bool | None = None   # guard: whether .grad must be present (None: any)
+
+    @property
+    def var(self) -> Var:
+        """The graph input of the tensor's contents."""
+        return self.storage.var
+
+    @property
+    def tracer(self) -> Tracer:
+        """The traced value of the tensor's contents at the start of the trace."""
+        return self.storage.tracer
+
+    @property
+    def value(self) -> Tracer:
+        """The traced value of the tensor's contents now."""
+        return self.storage.value
 
 
 @dataclass
@@ -339,13 +388,21 @@ class Effects:
 
 
 class Trace:
-    """One tracing session (a context manager installing itself on the thread)."""
+    """One tracing session (a context manager installing itself on the thread).
+
+    Tensors from outside the trace are *captured* on first use: their contents
+    become a graph input, and the trace keeps its own view of them (their
+    current traced value and ``.grad``, see :class:`Capture`); the tensors
+    themselves are never modified, so other threads keep using them eagerly
+    while a function compiles. Tensors made during the trace are the trace's
+    own and are written directly.
+    """
 
     def __init__(self):
         self.inputs: list[Var] = []
         self.eqns: list[Eqn] = []
-        self.captures: dict[int, Capture] = {}
-        self.grad_written: set[int] = set()
+        self.captures: dict[int, Capture] = {}   # id(tensor) -> its view
+        self.storages: dict[int, Storage] = {}   # id(concrete array) -> its traced storage
         self.created: dict = {}  # id -> weakref of tensors made during the trace (constants)
         self.guards: list = []  # (read, value): Python state the graph was traced with
         self.view_vars: set = set()
@@ -361,43 +418,103 @@ class Trace:
     def __exit__(self, *exc_info) -> None:
         _local.trace = self._previous
         self.active = False
-        self.restore()
+
+    def close(self) -> None:
+        """Let go of the captured tensors (once the caller is done with the records)."""
+        self.captures = {}
+        self.storages = {}
+        self.created = {}
 
     # ---------------------------------------------------------------- inputs
-    def capture(self, tensor: Tensor, source=None) -> Tracer:
-        """Make ``tensor``'s current contents a graph input (once) and return its tracer."""
+    def capture(self, tensor: Tensor, source=None) -> Capture:
+        """The view of ``tensor``, made on first use: its current contents become a graph input.
+
+        An argument (``source`` given) always gets its own input; another tensor
+        sharing the array of one captured before it shares that tensor's storage.
+        """
         record = self.captures.get(id(tensor))
         if record is not None:
-            data = tensor._data
-            if type(data) is Tracer:
-                return data
-            raise TracerLeakError("a tensor's data was replaced by a concrete array while it "
-                                  "was being traced (set_data inside ug.jit is not supported)")
+            return record
         data = tensor._data
         if type(data) is Tracer:
-            return data
-        if self.is_created(tensor):  # a constant made during the trace, now written to
-            tensor._data = self.constant(data, data)
-            return tensor._data
-        var = Var(data.shape, data.dtype)
-        self.inputs.append(var)
-        tracer = Tracer(var, self)
-        counter = tensor._vc
-        record = Capture(tensor, var, tracer, data, tensor._grad, tensor._grad_fn,
-                         tensor._requires_grad, tensor._extra,
-                         None if counter is None else counter[0], source=source)
+            if data.trace is not self:
+                raise _leak_error(data)
+            raise ValueError("a tensor made during the trace has no contents to capture")
+        storage = None if source is not None else self._storage_of(data)
+        alias = storage is not None
+        if storage is None:
+            var = Var(data.shape, data.dtype)
+            self.inputs.append(var)
+            storage = Storage(data, var, Tracer(var, self))
+            self.storages.setdefault(id(data), storage)
+        record = Capture(tensor, storage, tensor._requires_grad, source=source, alias=alias)
+        if not alias:
+            storage.owner = record
         self.captures[id(tensor)] = record
-        tensor._data = tracer
-        if id(tensor) not in self.grad_written:
-            grad = tensor._grad
-            record.grad_present = grad is not None
-            if grad is not None:
-                grad_data = grad._data
-                record.grad_var = Var(grad_data.shape, grad_data.dtype)
-                self.inputs.append(record.grad_var)
-                record.grad_tracer = _make_tensor(Tracer(record.grad_var, self))
-                tensor._grad = record.grad_tracer
-        return tracer
+        return record
+
+    def _storage_of(self, data) -> Storage | None:
+        storage = self.storages.get(id(data))
+        return storage if storage is not None and storage.data is data else None
+
+    def _record_of(self, tensor: Tensor) -> Capture | None:
+        """The view of a tensor holding concrete data, captured now if needed; None for a
+        constant made during the trace."""
+        record = self.captures.get(id(tensor))
+        if record is None:
+            if self._storage_of(tensor._data) is None and self.is_created(tensor):
+                return None
+            record = self.capture(tensor)
+        return record
+
+    def read(self, tensor: Tensor):
+        """The traced contents of ``tensor`` (capturing it on first use): a Tracer, or the
+        concrete array of a constant made during the trace (or another interpreter's value,
+        as it is)."""
+        data = tensor._data
+        if type(data) is Tracer:
+            if data.trace is not self:
+                raise _leak_error(data)
+            return data
+        if _is_foreign(data):
+            return data
+        record = self._record_of(tensor)
+        return data if record is None else record.storage.value
+
+    def peek(self, tensor: Tensor):
+        """The traced contents of ``tensor`` if the trace has them, else ``tensor._data``
+        (nothing is captured)."""
+        data = tensor._data
+        if type(data) is Tracer or _is_foreign(data):
+            return data
+        record = self.captures.get(id(tensor))
+        if record is not None:
+            return record.storage.value
+        storage = self._storage_of(data)
+        return data if storage is None else storage.value
+
+    def is_traced(self, tensor: Tensor) -> bool:
+        """Whether ``tensor``'s contents are abstract in this trace (no values to read)."""
+        data = tensor._data
+        if _is_foreign(data):
+            return False
+        return type(data) is Tracer or id(tensor) in self.captures \
+            or self._storage_of(data) is not None
+
+    def is_external(self, tensor: Tensor) -> bool:
+        """Whether ``tensor`` comes from outside the trace (its contents are, or become on
+        first use, a graph input), rather than being made during it."""
+        data = tensor._data
+        if type(data) is Tracer or _is_foreign(data):
+            return False
+        return id(tensor) in self.captures or self._storage_of(data) is not None \
+            or not self.is_created(tensor)
+
+    def make_own(self, tensor: Tensor) -> None:
+        """Before writing a tensor made during the trace: a constant becomes a traced value."""
+        data = tensor._data
+        if type(data) is not Tracer and not _is_foreign(data):
+            tensor._data = self.constant(data, data)
 
     def note_created(self, tensor: Tensor) -> None:
         self.created[id(tensor)] = weakref.ref(tensor)
@@ -412,20 +529,87 @@ class Trace:
         if all(existing is not read for existing, _ in self.guards):
             self.guards.append((read, read()))
 
-    def captured_value(self, tensor: Tensor):
-        """The concrete array a tensor held before the trace (its own data if not captured)."""
-        record = self.captures.get(id(tensor))
-        return tensor._data if record is None else record.data
+    def check_concrete(self, tensor: Tensor, what: str) -> None:
+        """Raise :class:`ConcretizationError` if ``tensor``'s value is abstract in this trace."""
+        if self.is_traced(tensor):
+            raise _concretization_error(what)
+
+    # ---------------------------------------------------------------- .grad
+    def _grad_record(self, tensor: Tensor) -> Capture | None:
+        """The view holding ``tensor``'s traced ``.grad``; None for tensors made during the
+        trace (their ``.grad`` is their own)."""
+        data = tensor._data
+        if type(data) is Tracer or _is_foreign(data):
+            return None
+        return self._record_of(tensor)
+
+    def grad_of(self, tensor: Tensor):
+        """``tensor.grad`` as the traced function sees it.
+
+        A tensor from outside the trace that has a ``.grad`` gets it read as a
+        graph input (and the graph is reused only while ``.grad`` is present).
+        """
+        record = self._grad_record(tensor)
+        if record is None:
+            return tensor._grad
+        if not record.grad_resolved:
+            record.grad_resolved = True
+            grad = tensor._grad
+            record.grad_present = grad is not None
+            if grad is not None:
+                grad_data = grad._data
+                record.grad_var = Var(grad_data.shape, grad_data.dtype)
+                self.inputs.append(record.grad_var)
+                record.grad_tracer = _make_tensor(Tracer(record.grad_var, self))
+                record.grad = record.grad_tracer
+        return record.grad
+
+    def set_grad(self, tensor: Tensor, value) -> None:
+        """``tensor.grad = value`` as seen by the traced function (replayed after each call)."""
+        record = self._grad_record(tensor)
+        if record is None:
+            tensor._grad = value
+            return
+        record.grad_resolved = True  # assigned before any read: the old .grad is never read
+        record.grad = value
 
     def note_grad_write(self, tensor: Tensor) -> None:
-        """A ``.grad`` assignment: before the tensor is captured, its old grad is never read."""
-        self.grad_written.add(id(tensor))
+        """``tensor.grad`` is being cleared (``clear_grad``): the traced ``.grad`` is None."""
+        self.set_grad(tensor, None)
+
+    def accumulate_grad(self, tensor: Tensor, grad) -> None:
+        """The backward pass adds ``grad`` (a Tensor or an array) into ``tensor.grad``."""
+        if not isinstance(grad, Tensor):
+            grad = _make_tensor(grad)
+            if type(grad._data) is not Tracer:
+                self.note_created(grad)
+        current = self.grad_of(tensor)
+        if current is not None:
+            from ..ops.elementwise import add
+            grad = add(current, grad)
+        self.set_grad(tensor, grad)
+
+    def clear_grad(self, tensor: Tensor, set_to_none: bool = True) -> None:
+        """``zero_grad`` of one tensor: its traced ``.grad`` becomes None, or zeros."""
+        if set_to_none:
+            self.set_grad(tensor, None)
+            return
+        grad = self.grad_of(tensor)
+        if grad is None:
+            return
+        if grad._grad_fn is not None:
+            grad.detach_()
+        else:
+            grad._requires_grad = False
+        grad.zero_()
 
     # ---------------------------------------------------------------- binding
     def bind(self, prim, args: tuple, params: dict):
         """Record ``prim(*args)``; returns ``(out, any_tensor, requires_grad)`` like eager bind."""
         operands = []
         any_tensor = requires_grad = traced = False
+        captures = self.captures
+        storages = self.storages
         for value in args:
             if isinstance(value, Tensor):
                 any_tensor = True
@@ -433,10 +617,13 @@ class Trace:
                     requires_grad = True
                 data = value._data
                 if type(data) is not Tracer:
-                    if self.is_created(value):
-                        operands.append(Literal(data))
-                        continue
-                    data = self.capture(value)
+                    record = captures.get(id(value))
+                    if record is None:
+                        record = self._record_of(value)
+                        if record is None:  # a constant made during the trace
+                            operands.append(Literal(data))
+                            continue
+                    data = record.storage.value
                 elif data.trace is not self:
                     raise _leak_error(data)
                 operands.append(data.var)
@@ -447,7 +634,12 @@ class Trace:
                 operands.append(value.var)
                 traced = True
             else:
-                operands.append(Literal(value))
+                storage = storages.get(id(value))
+                if storage is not None and storage.data is value:  # a captured tensor's array
+                    operands.append(storage.value.var)
+                    traced = True
+                else:
+                    operands.append(Literal(value))
         if params and dynamic_arrays(params, _is_tracer):  # traced index arrays -> operands
             prim, params, dynamic = lift(prim, params, _is_tracer)
             for tracer in dynamic:
@@ -473,15 +665,42 @@ class Trace:
         return Tracer(var, self), any_tensor, requires_grad
 
     def assign(self, tensor: Tensor, value) -> None:
-        """An in-place write: ``tensor`` now holds ``value`` (a tracer or constant)."""
+        """An in-place write: ``tensor`` now holds ``value`` (a tracer or constant).
+
+        A tensor from outside the trace is written in the trace's view only (its
+        storage's traced value; the write is replayed after each call); a tensor
+        made during the trace is written directly.
+        """
         data = tensor._data
-        if type(data) is Tracer and data.var in self.view_vars:
+        if type(data) is Tracer:
+            if data.trace is not self:
+                raise _leak_error(data)
+            self._check_not_view(data)
+            record = None
+        elif _is_foreign(data):
+            record = None
+        else:
+            record = self._record_of(tensor)
+        if record is None:  # the trace's own tensor
+            if type(value) is not Tracer:
+                value = self.constant(value, data)
+            tensor._bump_version()
+            tensor._data = value
+            return
+        storage = record.storage
+        if tensor._extra is not None and tensor._extra.get("inference") \
+                and not _local.inference_mode:
+            tensor._bump_version()  # raises: an inference tensor outside inference mode
+        if type(value) is not Tracer:
+            value = self.constant(value, data)
+        storage.value = value
+
+    @staticmethod
+    def _check_not_view(data: Tracer) -> None:
+        if data.var in data.trace.view_vars:
             raise NotImplementedError(
                 f"in-place modification of a view inside ug.jit is not supported "
                 f"(at {user_frame()}): write to the base tensor, or clone() the view first")
-        if type(value) is not Tracer:
-            value = self.constant(value, tensor)
-        tensor._data = value
 
     def constant(self, value, like) -> Tracer:
         """A tracer holding a constant array (broadcast to ``like``'s shape and dtype)."""
@@ -496,17 +715,26 @@ class Trace:
     def effects(self) -> Effects:
         """Data and ``.grad`` changes of the captured tensors (call before the trace ends)."""
         effects = Effects()
-        for record in self.captures.values():
-            tensor = record.tensor
-            if tensor._data is not record.tracer:
-                effects.data.append((record, self.atom(tensor._data)))
-            grad = tensor._grad
-            initial = record.grad_tracer if record.grad_var is not None else record.grad
-            if grad is initial and (grad is None or record.grad_tracer is None
-                                    or grad._data is record.grad_tracer._data):
+        for record in list(self.captures.values()):
+            storage = record.storage
+            if not record.alias and storage.value is not storage.tracer:
+                effects.data.append((record, storage.value.var))
+            if not record.grad_resolved:
                 continue
-            effects.grads.append((record, None if grad is None else self.atom(grad._data)))
+            grad = record.grad
+            if grad is None:
+                if record.grad_present is not False:  # it may be present at a later call
+                    effects.grads.append((record, None))
+                continue
+            data = grad._data
+            if grad is record.grad_tracer and type(data) is Tracer and data.var is record.grad_var:
+                continue  # the .grad read at the start, unchanged
+            effects.grads.append((record, self.tensor_atom(grad)))
         return effects
+
+    def tensor_atom(self, tensor: Tensor):
+        """The graph operand holding ``tensor``'s traced contents (capturing it if needed)."""
+        return self.atom(self.read(tensor))
 
     def atom(self, value):
         """The graph operand for a value found in the traced function's results."""
@@ -515,20 +743,6 @@ class Trace:
                 raise _leak_error(value)
             return value.var
         return Literal(value)
-
-    def restore(self) -> None:
-        """Put every captured tensor back as it was before the trace."""
-        for record in self.captures.values():
-            tensor = record.tensor
-            tensor._data = record.data
-            tensor._grad = record.grad
-            tensor._grad_fn = record.grad_fn
-            tensor._requires_grad = record.requires_grad
-            tensor._extra = record.extra
-            if record.version is not None:
-                tensor._vc[0] = record.version
-            elif tensor._vc is not None:
-                tensor._vc = None
 
 
 def _leak_error(tracer: Tracer) -> TracerLeakError:
@@ -544,8 +758,27 @@ def current_trace() -> Trace | None:
     return _local.trace
 
 
-def ensure_captured(tensor: Tensor) -> None:
-    """Before an in-place write under tracing: make the tensor's current contents traced."""
+def ensure_captured(tensor: Tensor):
+    """Under tracing: make the tensor's current contents traced; returns them (the tensor's
+    own data when no trace is active)."""
     trace = _local.trace
-    if trace is not None and type(tensor._data) is not Tracer:
-        trace.capture(tensor)
+    if trace is None:
+        return tensor._data
+    return trace.read(tensor)
+
+
+def traced_data(tensor: Tensor):
+    """``tensor._data`` as the current thread sees it: its traced value while this thread
+    traces a function that captured it (the tensor itself keeps its concrete array)."""
+    trace = _local.trace
+    if trace is None:
+        return tensor._data
+    return trace.peek(tensor)
+
+
+def traced_grad(tensor: Tensor):
+    """``tensor._grad`` as the current thread sees it (the trace's view while tracing)."""
+    trace = _local.trace
+    if trace is None:
+        return tensor._grad
+    return trace.grad_of(tensor)

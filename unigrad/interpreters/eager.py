@@ -42,7 +42,7 @@ def bind_eager(prim, args: tuple, params: dict):
     if trace is not None:  # graph mode: record instead of computing
         out, any_tensor, requires_grad = trace.bind(prim, args, params)
         if not any_tensor:
-            _notify(prim, args, params, out)
+            notify(prim, args, params, out)
             return out
         result = make_result(prim, args, params, out, requires_grad, False)
         if type(out) is ndarray:  # folded from constants: a constant
@@ -66,13 +66,13 @@ def bind_eager(prim, args: tuple, params: dict):
     if out.__class__ is not ndarray and not isinstance(out, ndarray):
         out = namespace_of(out).asarray(out)
     if not any_tensor:
-        _notify(prim, args, params, out)
+        notify(prim, args, params, out)
         return out
     shares_memory = prim.is_view and _may_share_memory(out, arrays[0])
     return make_result(prim, args, params, out, requires_grad, shares_memory)
 
 
-def _notify(prim, args, params, out) -> None:
+def notify(prim, args, params, out) -> None:
     if observers:
         for observer in observers:
             observer(prim, args, params, out)
@@ -86,7 +86,7 @@ def make_result(prim, args: tuple, params: dict, out, requires_grad: bool,
     whether ``out`` is a view of the first argument's data (it then shares that
     tensor's version counter).
     """
-    _notify(prim, args, params, out)
+    notify(prim, args, params, out)
     result = _new_tensor(result_class(args))
     result._data = out
     result._requires_grad = False

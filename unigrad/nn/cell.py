@@ -16,6 +16,7 @@ always the attribute paths, as in PyTorch.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator
 
@@ -30,6 +31,7 @@ from .parameter import Parameter, clear_grad
 
 _local = _state.local
 _global = _state.global_state
+_graph_function_lock = threading.Lock()
 
 _DTYPE_NAMES = frozenset(_BY_NAME)
 IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
@@ -222,9 +224,12 @@ class Cell:
         """This cell compiled with ``ug.jit`` (GRAPH_MODE); the training flag is in the key."""
         function = self.__dict__.get("_jit_function")
         if function is None:
-            from ..graph.jit import JitFunction
-            function = JitFunction(self._call_pynative, extra_key=lambda: self.training)
-            object.__setattr__(self, "_jit_function", function)
+            with _graph_function_lock:  # one compiled function per cell, whichever thread asks
+                function = self.__dict__.get("_jit_function")
+                if function is None:
+                    from ..graph.jit import JitFunction
+                    function = JitFunction(self._call_pynative, extra_key=lambda: self.training)
+                    object.__setattr__(self, "_jit_function", function)
         return function
 
     def _call_pynative(self, *args, **kwargs):
@@ -517,8 +522,12 @@ class Cell:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Clear ``.grad`` of every Parameter (to None, or zeros in place)."""
+        trace = _local.trace
         for param in self.parameters():
-            clear_grad(param, set_to_none)
+            if trace is None:
+                clear_grad(param, set_to_none)
+            else:  # ug.jit: in the trace's view (replayed after each call)
+                trace.clear_grad(param, set_to_none)
 
     def apply(self, fn: Callable[[Cell], None]) -> Cell:
         """Call ``fn`` on every descendant and then on this Cell (PyTorch order).

@@ -252,8 +252,7 @@ def _tensor_index_data(tensor: Tensor):
     trace = _local.trace
     if trace is not None and type(tensor._data) is not BatchTracer and \
             not trace.is_created(tensor):
-        from ..graph.tracer import ensure_captured
-        ensure_captured(tensor)
+        return trace.read(tensor)  # its traced value (the tensor itself is never modified)
     return tensor._data
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import numbers
 
 from .. import _state
-from ..backend import ndarray
 from ..tensor import Tensor, _make_tensor
 
 _local = _state.local
@@ -105,8 +104,8 @@ def apply_inplace(tensor: Tensor, fn, *args, **kwargs) -> Tensor:
         raise TypeError(f"in-place ops need a Tensor, got {type(tensor).__name__}")
     tensor._leaf_inplace_check()
     trace = _local.trace
-    if trace is not None and isinstance(tensor._data, ndarray):
-        trace.capture(tensor)  # graph mode: the write becomes a new value of a graph input
+    if trace is not None:
+        return _apply_traced(trace, tensor, fn, args, kwargs)
     recording = _local.grad_enabled and (tensor._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args))
     source = _snapshot(tensor) if recording and tensor._requires_grad else tensor.detach()
@@ -122,18 +121,12 @@ def apply_inplace(tensor: Tensor, fn, *args, **kwargs) -> Tensor:
     if data.dtype != tensor._data.dtype and target_kind != "f" and data.dtype.kind == "f":
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{tensor.dtype.name.capitalize()}")
-    if trace is not None:  # graph mode: the tensor now holds the new value
-        tensor._bump_version()
-        if data.dtype != tensor._data.dtype:
-            data = data.astype(tensor._data.dtype)
-        trace.assign(tensor, data)
-    else:
-        if not tensor._data.flags.writeable:
-            raise RuntimeError("unsupported operation: more than one element of the written-to "
-                               "tensor refers to a single memory location. Please clone() the "
-                               "tensor before performing the operation.")
-        tensor._bump_version()
-        tensor._data[...] = data
+    if not tensor._data.flags.writeable:
+        raise RuntimeError("unsupported operation: more than one element of the written-to "
+                           "tensor refers to a single memory location. Please clone() the "
+                           "tensor before performing the operation.")
+    tensor._bump_version()
+    tensor._data[...] = data
     if isinstance(result, Tensor) and (tangents or (result._extra is not None and
                                                     result._extra.get("tangents"))):
         tensor._extra_dict()["tangents"] = result._extra.get("tangents", {}) \
@@ -144,6 +137,76 @@ def apply_inplace(tensor: Tensor, fn, *args, **kwargs) -> Tensor:
         if tensor._extra is not None and "view_of" in tensor._extra:
             _rebase_view_chain(tensor, result)
     return tensor
+
+
+def _checked_result(tensor: Tensor, result):
+    """The array of an in-place op's result, checked against the written tensor."""
+    data = result._data if isinstance(result, Tensor) else result
+    if data.shape != tensor._data.shape:
+        raise RuntimeError(f"output with shape {list(tensor._data.shape)} doesn't match the "
+                           f"broadcast shape {list(data.shape)}")
+    target_kind = tensor._data.dtype.kind
+    if data.dtype != tensor._data.dtype and target_kind != "f" and data.dtype.kind == "f":
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{tensor.dtype.name.capitalize()}")
+    return data
+
+
+def _finish_history(tensor: Tensor, result, tangents, recording: bool) -> None:
+    """After an in-place write: the tensor's tangents and history become the result's."""
+    if isinstance(result, Tensor) and (tangents or (result._extra is not None and
+                                                    result._extra.get("tangents"))):
+        tensor._extra_dict()["tangents"] = result._extra.get("tangents", {}) \
+            if result._extra is not None else {}
+    if recording and isinstance(result, Tensor) and result._grad_fn is not None:
+        tensor._grad_fn = result._grad_fn
+        tensor._requires_grad = True
+        if tensor._extra is not None and "view_of" in tensor._extra:
+            _rebase_view_chain(tensor, result)
+
+
+def _apply_traced(trace, tensor: Tensor, fn, args: tuple, kwargs: dict) -> Tensor:
+    """:func:`apply_inplace` under ``ug.jit``: the write becomes the tensor's new traced value.
+
+    A tensor from outside the trace (an argument, a Parameter, a closed-over
+    tensor) is never modified: the trace's view of it takes the new value, and
+    the write is replayed after each call. A tensor made during the trace is
+    written (and its history rebased) as in eager mode.
+    """
+    recording = _local.grad_enabled and (tensor._requires_grad or any(
+        isinstance(a, Tensor) and a._requires_grad for a in args))
+    tangents = tensor._extra.get("tangents") if tensor._extra is not None else None
+    if trace.is_external(tensor):
+        if tangents or (recording and tensor._requires_grad):
+            raise _external_history_error()
+        source = _make_tensor(trace.read(tensor))
+        result = fn(source, *args, **kwargs)
+        if isinstance(result, Tensor) and ((recording and result._grad_fn is not None) or (
+                result._extra is not None and result._extra.get("tangents"))):
+            raise _external_history_error()
+        trace.assign(tensor, _cast_to(tensor, _checked_result(tensor, result)))
+        return tensor
+    trace.make_own(tensor)
+    source = _snapshot(tensor) if recording and tensor._requires_grad else tensor.detach()
+    if tangents:
+        source._extra_dict()["tangents"] = tangents
+    result = fn(source, *args, **kwargs)
+    trace.assign(tensor, _cast_to(tensor, _checked_result(tensor, result)))
+    _finish_history(tensor, result, tangents, recording)
+    return tensor
+
+
+def _external_history_error() -> NotImplementedError:
+    from ..graph.tracer import user_frame
+    return NotImplementedError(
+        f"in-place modification of a tensor from outside the function (an argument, a "
+        f"Parameter or a closed-over tensor) that would give it a gradient history or a "
+        f"forward-mode tangent is not supported inside ug.jit (at {user_frame()}): clone() "
+        f"it first, or write it under ug.no_grad()")
+
+
+def _cast_to(tensor: Tensor, data):
+    return data.astype(tensor._data.dtype) if data.dtype != tensor._data.dtype else data
 
 
 def _method(fn_name: str):
@@ -202,12 +265,9 @@ def fill_(self: Tensor, value) -> Tensor:
 
 
 def _assign_traced(tensor: Tensor, value) -> Tensor:
-    """Graph mode: ``tensor`` now holds the constant ``value`` everywhere."""
-    trace = _local.trace
-    if isinstance(tensor._data, ndarray):
-        trace.capture(tensor)
-    tensor._bump_version()
-    trace.assign(tensor, value)
+    """Graph mode: ``tensor`` now holds the constant ``value`` everywhere (in the trace's
+    view of it, for a tensor from outside the trace)."""
+    _local.trace.assign(tensor, value)
     return tensor
 
 

@@ -385,9 +385,13 @@ class Optimizer:
             True
         """
         set_to_none = check_bool(type(self).__name__, "set_to_none", set_to_none)
+        trace = _state.local.trace
         for group in self.param_groups:
             for param in group["params"]:
-                clear_grad(param, set_to_none)
+                if trace is None:
+                    clear_grad(param, set_to_none)
+                else:  # ug.jit: in the trace's view (replayed after each call)
+                    trace.clear_grad(param, set_to_none)
 
     def step(self, closure: Callable[[], Any] | None = None):
         """Update every parameter that has a ``.grad`` (PyTorch); returns the closure's loss.
@@ -419,10 +423,12 @@ class Optimizer:
                 loss = closure()
         work = []
         index = 0
+        trace = _state.local.trace
         for group in self.param_groups:
             pairs = []
             for param in group["params"]:
-                grad = param._grad
+                # ug.jit: the traced .grad (the trace never writes the parameter itself)
+                grad = param._grad if trace is None else trace.grad_of(param)
                 if grad is not None:
                     self._check_target(param, index)
                     pairs.append((param, grad))
@@ -501,14 +507,10 @@ class Optimizer:
     @staticmethod
     def _new_state(param: Tensor) -> Tensor:
         """A zero state buffer shaped like ``param``, concrete even while a step is traced
-        (state outlives the trace: its updates are written back like a parameter's)."""
-        previous = _state.local.trace
-        _state.local.trace = None
-        try:
-            data = param._data if previous is None else previous.captured_value(param)
-            return _make_tensor(namespace_of(data).zeros(data.shape, data.dtype))
-        finally:
-            _state.local.trace = previous
+        (state outlives the trace: it is read as a graph input, and its updates are written
+        back like a parameter's)."""
+        data = param._data  # concrete: tracing never replaces a parameter's array
+        return _make_tensor(namespace_of(data).zeros(data.shape, data.dtype))
 
     def _apply(self, work: list) -> None:
         """Run the update rule on the checked ``(group, [(param, grad), ...])`` list."""
