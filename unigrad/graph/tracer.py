@@ -49,6 +49,9 @@ import numpy as np
 
 from .. import _state
 from ..backend import ndarray
+from ..interpreters import pop, push
+from ..interpreters.array import AbstractArray
+from ..interpreters.tracing import TraceInterpreter
 from ..tensor import Tensor, _make_tensor
 from .dynamic import dynamic_arrays, lift
 from .ir import Eqn, Literal, Var, abstract_operand
@@ -84,21 +87,20 @@ def _concretization_error(what: str) -> ConcretizationError:
         f"ug.jit(fn, static_argnums=...) so each value gets its own graph.")
 
 
-class Tracer:
-    """An abstract array: a graph variable of one trace, with NumPy-like methods.
+class Tracer(AbstractArray):
+    """An abstract array: a graph variable of one trace.
 
     It stands where a backend array would be (``Tensor._data``, the arrays vjp
-    rules receive); arithmetic and array methods bind primitives on the trace.
+    rules receive); its NumPy-like surface (:class:`~unigrad.interpreters.array.AbstractArray`)
+    binds primitives, which the trace records.
     """
 
     __slots__ = ("var", "trace")
-    __array_priority__ = 1000
 
     def __init__(self, var: Var, trace: Trace):
         self.var = var
         self.trace = trace
 
-    # ---------------------------------------------------------------- abstract value
     @property
     def shape(self) -> tuple:
         return self.var.shape
@@ -108,114 +110,22 @@ class Tracer:
         return self.var.dtype
 
     @property
-    def ndim(self) -> int:
-        return len(self.var.shape)
-
-    @property
     def size(self) -> int:
         return self.var.size
-
-    def __len__(self) -> int:
-        if not self.var.shape:
-            raise TypeError("len() of a 0-d tensor")
-        return self.var.shape[0]
 
     def __repr__(self) -> str:
         return f"Tracer<{self.var.type_text()}>"
 
-    # ---------------------------------------------------------------- concretization
-    def __bool__(self):
-        raise _concretization_error("Python bool() (an `if`, `while`, `and`/`or` or `assert`)")
+    def _concrete_error(self, what: str) -> Exception:
+        return _concretization_error(what)
 
-    def __float__(self):
-        raise _concretization_error("float()")
-
-    def __int__(self):
-        raise _concretization_error("int()")
-
-    def __index__(self):
-        raise _concretization_error("Use as an index or int")
-
-    def item(self):
-        raise _concretization_error(".item()")
-
-    def tolist(self):
-        raise _concretization_error(".tolist()")
-
-    def __array__(self, dtype=None, copy=None):
-        raise _concretization_error("Conversion to a NumPy array")
-
-    def __iter__(self):
-        if not self.var.shape:
-            raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self.var.shape[0]))
-
-    # ---------------------------------------------------------------- array methods
-    def _tensor(self) -> Tensor:
+    def _check_alive(self) -> None:
         if self.trace is not _local.trace:
             raise _leak_error(self)
-        return _make_tensor(self)
-
-    def copy(self):
-        return self  # values in a graph are immutable: a copy is the value itself
-
-    def astype(self, dtype, copy=True):
-        from ..ops.elementwise import cast
-        return cast(self, np.dtype(dtype))
-
-    def reshape(self, *shape):
-        shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
-        return self._tensor().reshape(tuple(shape))._data
-
-    def ravel(self):
-        return self.reshape(-1)
-
-    def transpose(self, *axes):
-        axes = axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
-        if not axes:
-            axes = tuple(reversed(range(self.ndim)))
-        return self._tensor().permute(*axes)._data
-
-    @property
-    def T(self):
-        return self.transpose()
-
-    def sum(self, axis=None, keepdims=False, dtype=None):
-        result = self._tensor().sum(dim=axis, keepdim=keepdims)._data
-        return result if dtype is None else result.astype(dtype)
-
-    def all(self, axis=None, keepdims=False):
-        return self._tensor().all(dim=axis, keepdim=keepdims)._data if axis is not None \
-            else self._tensor().all()._data
-
-    def any(self, axis=None, keepdims=False):
-        return self._tensor().any(dim=axis, keepdim=keepdims)._data if axis is not None \
-            else self._tensor().any()._data
-
-    def mean(self, axis=None, keepdims=False):
-        return self._tensor().mean(dim=axis, keepdim=keepdims)._data
-
-    def __getitem__(self, index):
-        return self._tensor()[_unwrap_index(index)]._data
 
     def __setitem__(self, index, value):
         raise TypeError("a traced value cannot be assigned to in place; use Tensor operations "
                         "(x[index] = value on a Tensor is traced)")
-
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        function = _ufunc_function(ufunc.__name__)
-        if method != "__call__" or function is None or kwargs:
-            raise TypeError(f"numpy.{ufunc.__name__} cannot be traced: use the unigrad op "
-                            f"instead (inside ug.jit, values are abstract)")
-        return function(*inputs)
-
-    def __array_function__(self, func, types, args, kwargs):
-        function = _FUNCTIONS.get(func.__name__)
-        if function is None:
-            raise TypeError(f"numpy.{func.__name__} cannot be traced: use the unigrad op instead "
-                            f"(inside ug.jit, values are abstract)")
-        return _unwrap(function(*(_wrap(x) for x in args),
-                                **{k: _wrap(v) for k, v in kwargs.items()}))
 
 
 def _is_tracer(value) -> bool:
@@ -227,101 +137,6 @@ def _is_foreign(data) -> bool:
     concrete array to capture nor a value of a trace."""
     return type(data) is not np.ndarray and type(data) is not Tracer \
         and hasattr(data, "__unigrad_abstract__")
-
-
-def _wrap(value):
-    return _make_tensor(value) if type(value) is Tracer else value
-
-
-def _unwrap(value):
-    return value._data if isinstance(value, Tensor) else value
-
-
-def _unwrap_index(index):
-    if isinstance(index, tuple):
-        return tuple(_wrap(i) for i in index)
-    return _wrap(index)
-
-
-def _bind_named(name: str, *operands):
-    """Bind a primitive on raw operands (NumPy semantics, as vjp rules on arrays get)."""
-    from ..ops._primitive import PRIMITIVES, bind
-    for operand in operands:
-        if type(operand) is Tracer and operand.trace is not _local.trace:
-            raise _leak_error(operand)
-    return bind(PRIMITIVES[name], *operands)
-
-
-def _operator(name: str, reflected: bool = False):
-    if reflected:
-        def method(self, other):
-            return _bind_named(name, other, self)
-    else:
-        def method(self, other):
-            return _bind_named(name, self, other)
-    return method
-
-
-# NumPy ufunc (and operator) -> primitive of the same meaning
-_UFUNC_PRIMITIVES = {
-    "add": "add", "subtract": "sub", "multiply": "mul", "true_divide": "div", "divide": "div",
-    "power": "pow", "maximum": "maximum", "minimum": "minimum", "remainder": "remainder",
-    "floor_divide": "floordiv", "greater": "gt", "greater_equal": "ge", "less": "lt",
-    "less_equal": "le", "equal": "eq", "not_equal": "ne", "logical_and": "logical_and",
-    "logical_or": "logical_or", "logical_xor": "logical_xor", "logical_not": "logical_not",
-    "negative": "neg", "exp": "exp", "log": "log", "log1p": "log1p", "expm1": "expm1",
-    "sqrt": "sqrt", "tanh": "tanh", "sin": "sin", "cos": "cos", "tan": "tan",
-    "absolute": "abs", "sign": "sign", "floor": "floor", "ceil": "ceil", "isnan": "isnan",
-    "isinf": "isinf", "isfinite": "isfinite", "matmul": "matmul"}
-
-for _dunder, _ufunc in (("add", "add"), ("sub", "subtract"), ("mul", "multiply"),
-                        ("truediv", "true_divide"), ("pow", "power"), ("matmul", "matmul"),
-                        ("mod", "remainder"), ("floordiv", "floor_divide")):
-    setattr(Tracer, f"__{_dunder}__", _operator(_UFUNC_PRIMITIVES[_ufunc]))
-    setattr(Tracer, f"__r{_dunder}__", _operator(_UFUNC_PRIMITIVES[_ufunc], reflected=True))
-for _dunder, _ufunc in (("lt", "less"), ("le", "less_equal"), ("gt", "greater"),
-                        ("ge", "greater_equal"), ("eq", "equal"), ("ne", "not_equal"),
-                        ("and", "logical_and"), ("or", "logical_or"), ("xor", "logical_xor")):
-    setattr(Tracer, f"__{_dunder}__", _operator(_UFUNC_PRIMITIVES[_ufunc]))
-Tracer.__hash__ = object.__hash__
-Tracer.__neg__ = lambda self: _bind_named("neg", self)
-Tracer.__abs__ = lambda self: _bind_named("abs", self)
-Tracer.__invert__ = lambda self: _bind_named("logical_not", self)
-
-
-def _ufunc_function(name: str):
-    primitive = _UFUNC_PRIMITIVES.get(name)
-    if primitive is None:
-        return None
-    return lambda *operands: _bind_named(primitive, *operands)
-
-
-def _function_table() -> dict:
-    import unigrad as ug
-    return {"where": ug.where, "broadcast_to": ug.broadcast_to,
-            "sum": lambda a, axis=None, keepdims=False, dtype=None: ug.sum(a, dim=axis,
-                                                                             keepdim=keepdims),
-            "reshape": lambda a, shape: ug.reshape(a, shape),
-            "transpose": lambda a, axes=None: a.permute(*(axes or reversed(range(a.ndim)))),
-            "zeros_like": lambda a, dtype=None: ug.zeros_like(a, dtype=dtype),
-            "ones_like": lambda a, dtype=None: ug.ones_like(a, dtype=dtype),
-            "clip": lambda a, a_min=None, a_max=None: ug.clip(a, a_min, a_max),
-            "concatenate": lambda arrays, axis=0: ug.cat(list(arrays), dim=axis),
-            "stack": lambda arrays, axis=0: ug.stack(list(arrays), dim=axis)}
-
-
-class _LazyTable(dict):
-    def __init__(self, build):
-        super().__init__()
-        self._build = build
-
-    def get(self, key, default=None):
-        if not self:
-            self.update(self._build())
-        return super().get(key, default)
-
-
-_FUNCTIONS = _LazyTable(_function_table)
 
 
 # ============================================================================= the trace
@@ -408,16 +223,20 @@ class Trace:
         self.view_vars: set = set()
         self.active = False
         self._previous = None
+        self._interpreter = None
 
     def __enter__(self) -> Trace:
         self._previous = _local.trace
         _local.trace = self
         self.active = True
+        self._interpreter = TraceInterpreter(self)
+        push(self._interpreter)
         return self
 
     def __exit__(self, *exc_info) -> None:
         _local.trace = self._previous
         self.active = False
+        pop(self._interpreter)
 
     def close(self) -> None:
         """Let go of the captured tensors (once the caller is done with the records)."""

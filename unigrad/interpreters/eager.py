@@ -38,16 +38,6 @@ _NO_PARAMS: dict = {}
 
 def bind_eager(prim, args: tuple, params: dict):
     """``prim(*args, **params)`` computed now; a Tensor (recorded) when an argument is one."""
-    trace = _local.trace
-    if trace is not None:  # graph mode: record instead of computing
-        out, any_tensor, requires_grad = trace.bind(prim, args, params)
-        if not any_tensor:
-            notify(prim, args, params, out)
-            return out
-        result = make_result(prim, args, params, out, requires_grad, False)
-        if type(out) is ndarray:  # folded from constants: a constant
-            trace.note_created(result)
-        return result
     arrays = []
     any_tensor = False
     requires_grad = False
@@ -116,10 +106,10 @@ def bind_first_tensor_eager(prim, x: Tensor, constant=_NO_PARAMS, params=_NO_PAR
     ``x.reshape(...)``, ``x[i]``): the same result and recording as
     :func:`bind_eager`, with the argument loop and the general record unrolled
     for a single Tensor operand. Anything unusual (observers, inference mode,
-    anomaly mode, tracing) goes through :func:`bind_eager`.
+    anomaly mode) goes through :func:`bind_eager`.
     """
     local = _local
-    if observers or local.inference_mode or _global.anomaly_enabled or local.trace is not None:
+    if observers or local.inference_mode or _global.anomaly_enabled:
         return bind_eager(prim, (x,) if constant is _NO_PARAMS else (x, constant), params)
     data = x._data
     try:
