@@ -22,6 +22,7 @@ import numbers
 
 from .. import _state
 from ..tensor import Tensor, _make_tensor
+from .registry import op
 
 _local = _state.local
 
@@ -209,20 +210,7 @@ def _cast_to(tensor: Tensor, data):
     return data.astype(tensor._data.dtype) if data.dtype != tensor._data.dtype else data
 
 
-def _method(fn_name: str):
-    target = None  # the out-of-place op, looked up once (the ops package imports this module)
-
-    def method(self, *args, **kwargs):
-        nonlocal target
-        if target is None:
-            from .. import ops
-            target = getattr(ops, fn_name)
-        return apply_inplace(self, target, *args, **kwargs)
-    method.__name__ = fn_name + "_"
-    method.__doc__ = f"In-place :func:`unigrad.{fn_name}`; returns self."
-    return method
-
-
+@op(methods=("copy_",))
 def copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:
     """Copy ``src`` (broadcast) into this tensor; differentiable with respect to ``src``."""
     from .elementwise import cast
@@ -238,6 +226,7 @@ def _as_array(value):
     return as_array(value)
 
 
+@op(methods=("zero_",))
 def zero_(self: Tensor) -> Tensor:
     """Fill with zeros in place."""
     self._leaf_inplace_check()
@@ -250,6 +239,7 @@ def zero_(self: Tensor) -> Tensor:
     return self
 
 
+@op(methods=("fill_",))
 def fill_(self: Tensor, value) -> Tensor:
     """Fill with ``value`` in place."""
     if isinstance(value, Tensor):
@@ -279,6 +269,7 @@ def _scalar_value(method: str, value):
     return value
 
 
+@op(methods=("addcmul_",))
 def addcmul_(self: Tensor, tensor1, tensor2, *, value=1) -> Tensor:
     """``self += value * tensor1 * tensor2`` in place (PyTorch ``Tensor.addcmul_``); returns self.
 
@@ -296,6 +287,7 @@ def addcmul_(self: Tensor, tensor1, tensor2, *, value=1) -> Tensor:
     return apply_inplace(self, lambda old, a, b: old + (a * value) * b, tensor1, tensor2)
 
 
+@op(methods=("addcdiv_",))
 def addcdiv_(self: Tensor, tensor1, tensor2, *, value=1) -> Tensor:
     """``self += value * tensor1 / tensor2`` in place (PyTorch ``Tensor.addcdiv_``); returns self.
 
@@ -311,12 +303,3 @@ def addcdiv_(self: Tensor, tensor1, tensor2, *, value=1) -> Tensor:
     if value == 1:
         return apply_inplace(self, lambda old, a, b: old + a / b, tensor1, tensor2)
     return apply_inplace(self, lambda old, a, b: old + (a * value) / b, tensor1, tensor2)
-
-
-INPLACE_NAMES = ("add", "sub", "mul", "div", "pow", "clamp", "clip", "exp", "log", "sqrt", "neg",
-                 "abs", "tanh", "sigmoid", "relu", "sin", "cos", "floor", "ceil", "round",
-                 "maximum", "minimum", "remainder", "reciprocal", "lerp")
-
-TENSOR_METHODS = {name + "_": _method(name) for name in INPLACE_NAMES}
-TENSOR_METHODS.update({"copy_": copy_, "zero_": zero_, "fill_": fill_, "addcmul_": addcmul_,
-                       "addcdiv_": addcdiv_})

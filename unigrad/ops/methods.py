@@ -162,15 +162,13 @@ PROPERTIES = {
 
 def install() -> None:
     """Attach operators, methods and properties to :class:`Tensor`."""
-    from . import inplace, linalg
+    from . import inplace, linalg  # noqa: F401  (inplace declares copy_, zero_, fill_...)
     for name, fn in OPERATORS.items():
         setattr(Tensor, name, fn)
     Tensor.__matmul__ = linalg.matmul  # directly: ``x @ w`` is on the hot path
     Tensor.__rmatmul__ = _swap(linalg.matmul)
     Tensor.__hash__ = object.__hash__
     Tensor.__array_ufunc__ = None
-    for name, fn in inplace.TENSOR_METHODS.items():
-        setattr(Tensor, name, fn)
     for operator, method in _INPLACE_OPERATORS.items():
         setattr(Tensor, operator, getattr(Tensor, method))
     for name, fn in PROPERTIES.items():
