@@ -333,3 +333,36 @@ def test_randomness_error_same_and_different():
     nested = ug.vmap(ug.vmap(lambda v: v + ug.rand(()), randomness="different"),
                      randomness="different")(ug.zeros((3, 5))).numpy()
     assert len(np.unique(nested)) == 15
+
+
+def test_in_place_ops_inside_vmap_and_their_gradients():
+    def f(v):
+        y = v * 1.0
+        y.add_(1.0)
+        y.mul_(v)
+        return y
+
+    xs = np.array([[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_array_equal(ug.vmap(f)(ug.tensor(xs)).numpy(), (xs + 1) * xs)
+    gradients = ug.vmap(ug.grad(lambda v: f(v).sum()))(ug.tensor(xs))
+    np.testing.assert_array_equal(gradients.numpy(), 2 * xs + 1)
+    # a copy made inside the function may take per-example values; outside tensors may not
+    def into_copy(v):
+        y = ug.zeros(2) * 1.0
+        y.copy_(v)
+        return y
+
+    np.testing.assert_array_equal(ug.vmap(into_copy)(ug.tensor(xs)).numpy(), xs)
+    outside = ug.zeros(2)
+    with pytest.raises(BatchingError, match="made outside vmap"):
+        ug.vmap(lambda v: outside.add_(v))(ug.tensor(xs))
+    np.testing.assert_array_equal(outside.numpy(), [0.0, 0.0])
+
+
+def test_vmap_of_a_jitted_function_runs_batched():
+    compiled = ug.jit(lambda x: ug.tanh(x) * 2.0)
+    xs = np.arange(6.0).reshape(3, 2)
+    np.testing.assert_allclose(ug.vmap(compiled)(ug.tensor(xs)).numpy(), np.tanh(xs) * 2,
+                               rtol=1e-14)
+    np.testing.assert_allclose(compiled(ug.tensor(xs[0])).numpy(), np.tanh(xs[0]) * 2,
+                               rtol=1e-14)

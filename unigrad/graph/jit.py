@@ -174,6 +174,8 @@ class JitFunction:
     def __call__(self, *args, **kwargs):
         if _local.trace is not None:  # inside another trace: inline
             return self.fn(*args, **kwargs)
+        if _batching(_local.interpreter):  # inside vmap: the batched function runs op by op
+            return self.fn(*args, **kwargs)
         compiled, leaves = self._compiled_for(args, kwargs)
         if _local.forward_levels:
             return _interpret_call(compiled, leaves)
@@ -621,6 +623,17 @@ def _input_tensors(compiled: Compiled, leaves: list) -> list:
             tensor = _make_tensor(tensor)
         tensors.append(tensor if kind != "grad" else tensor._grad)
     return tensors
+
+
+def _batching(interpreter) -> bool:
+    """Whether a vmap is active on this thread (its batched values cannot be compiled
+    arguments: the function then runs through the batching interpreter instead)."""
+    from ..interpreters.batching import BatchInterpreter
+    while interpreter is not None:
+        if type(interpreter) is BatchInterpreter:
+            return True
+        interpreter = interpreter.parent
+    return False
 
 
 def _interpret_call(compiled: Compiled, leaves: list):

@@ -26,6 +26,8 @@ Example:
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .. import _state
@@ -87,13 +89,16 @@ class BatchTracer(AbstractArray):
 class BatchInterpreter(Interpreter):
     """One ``vmap`` level: batch ``size``, and what random ops do (``randomness``)."""
 
-    __slots__ = ("size", "randomness", "active")
+    __slots__ = ("size", "randomness", "active", "created")
 
     def __init__(self, size: int, randomness: str = "error"):
         super().__init__()
         self.size = size
         self.randomness = randomness
         self.active = False
+        # id -> weakref of the tensors computed inside this vmap (they may take batched
+        # values in place; ids of dead tensors get reused, hence the weakrefs)
+        self.created: dict = {}
 
     def __enter__(self):
         self.active = True
@@ -124,7 +129,10 @@ class BatchInterpreter(Interpreter):
         if params and _batched_params(params, self):
             batched = True
         if not batched:
-            return self.process_parent(prim, args, params)
+            result = self.process_parent(prim, args, params)
+            if isinstance(result, Tensor):
+                self.created[id(result)] = weakref.ref(result)
+            return result
         rule = prim.batch
         if rule is None:
             raise NotImplementedError(
@@ -163,6 +171,22 @@ class BatchInterpreter(Interpreter):
             else:
                 whole = materialize(value, None, self.size, out_dim)
         return whole
+
+
+def check_batched_write(tensor: Tensor, value) -> None:
+    """Refuse an in-place write of a batched ``value`` into a tensor that is the same for
+    every example and was not computed inside the vmap (a Parameter, a buffer, a closed-over
+    tensor): it would keep a value that exists only while the vmap runs."""
+    if type(value) is not BatchTracer or type(tensor._data) is BatchTracer:
+        return
+    made_inside = value.interpreter.created.get(id(tensor))
+    if made_inside is None or made_inside() is not tensor:
+        raise BatchingError(
+            "vmap: an in-place write of a value that differs per example into a tensor that "
+            "is the same for every example and was made outside vmap (a parameter, buffer or "
+            "closed-over tensor) is not possible: it would hold a batch that exists only "
+            "while vmap runs. Write into a copy made inside the function (x = x.clone()), "
+            "use the out-of-place op, or pass the tensor batched (in_axes)")
 
 
 def _batched_params(params: dict, interpreter: BatchInterpreter) -> bool:

@@ -37,6 +37,7 @@ from ..interpreters.batching import (
     BatchingError,
     BatchTracer,
     batch_size,
+    check_batched_write,
     materialize,
     move_axis,
     ndim_of,
@@ -767,6 +768,7 @@ def _assign_batched(input: Tensor, index: Index, value) -> None:
     if tangents:  # forward-mode AD: the write sees the old tangent and yields the new one
         source._extra_dict()["tangents"] = tangents
     result = bind(index_put_p, source, value, index=index)
+    check_batched_write(input, result._data)
     input._bump_version()
     input._data = result._data
     if tangents or (result._extra is not None and result._extra.get("tangents")):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numbers
 
 from .. import _state
+from ..interpreters.batching import check_batched_write
 from ..tensor import Tensor, _make_tensor
 from .registry import op
 
@@ -114,29 +115,20 @@ def apply_inplace(tensor: Tensor, fn, *args, **kwargs) -> Tensor:
     if tangents:  # forward-mode AD: the op sees the old tangent and yields the new one
         source._extra_dict()["tangents"] = tangents
     result = fn(source, *args, **kwargs)
-    data = result._data if isinstance(result, Tensor) else result
-    if data.shape != tensor._data.shape:
-        raise RuntimeError(f"output with shape {list(tensor._data.shape)} doesn't match the "
-                           f"broadcast shape {list(data.shape)}")
-    target_kind = tensor._data.dtype.kind
-    if data.dtype != tensor._data.dtype and target_kind != "f" and data.dtype.kind == "f":
-        raise RuntimeError(f"result type Float can't be cast to the desired output type "
-                           f"{tensor.dtype.name.capitalize()}")
-    if not tensor._data.flags.writeable:
-        raise RuntimeError("unsupported operation: more than one element of the written-to "
-                           "tensor refers to a single memory location. Please clone() the "
-                           "tensor before performing the operation.")
-    tensor._bump_version()
-    tensor._data[...] = data
-    if isinstance(result, Tensor) and (tangents or (result._extra is not None and
-                                                    result._extra.get("tangents"))):
-        tensor._extra_dict()["tangents"] = result._extra.get("tangents", {}) \
-            if result._extra is not None else {}
-    if recording and isinstance(result, Tensor) and result._grad_fn is not None:
-        tensor._grad_fn = result._grad_fn
-        tensor._requires_grad = True
-        if tensor._extra is not None and "view_of" in tensor._extra:
-            _rebase_view_chain(tensor, result)
+    data = _checked_result(tensor, result)
+    if hasattr(tensor._data, "__unigrad_abstract__") or hasattr(data, "__unigrad_abstract__"):
+        # a vmap batch is immutable: the write is functional (the tensor takes the result)
+        check_batched_write(tensor, data)
+        tensor._bump_version()
+        tensor._data = _cast_to(tensor, data)
+    else:
+        if not tensor._data.flags.writeable:
+            raise RuntimeError("unsupported operation: more than one element of the written-to "
+                               "tensor refers to a single memory location. Please clone() the "
+                               "tensor before performing the operation.")
+        tensor._bump_version()
+        tensor._data[...] = data
+    _finish_history(tensor, result, tangents, recording)
     return tensor
 
 
