@@ -475,8 +475,8 @@ class Trace:
         try:
             shape, dtype = prim.shape(*(abstract_operand(o) for o in operands), **params)
         except (ValueError, IndexError, TypeError) as error:
-            from ..ops._primitive import _explain
-            raise _explain(prim, args, params, error) from error
+            from ..interpreters.eager import explain
+            raise explain(prim, args, params, error) from error
         var = Var(shape, dtype)
         self.eqns.append(Eqn(prim, operands, var, params))
         if prim.is_view:

@@ -99,16 +99,21 @@ def make_result(prim, args: tuple, params: dict, out, requires_grad: bool,
     return result
 
 
-def bind_first_tensor_eager(prim, x: Tensor, constant=_NO_PARAMS, params=_NO_PARAMS):
+def bind_first_tensor(prim, x: Tensor, constant=_NO_PARAMS, params=_NO_PARAMS):
     """``prim(x, **params)`` or ``prim(x, constant)`` where only ``x`` is a Tensor.
 
     The hot path of one-tensor ops (``tanh(x)``, ``x * 0.5``, ``x.sum(1)``,
-    ``x.reshape(...)``, ``x[i]``): the same result and recording as
-    :func:`bind_eager`, with the argument loop and the general record unrolled
-    for a single Tensor operand. Anything unusual (observers, inference mode,
-    anomaly mode) goes through :func:`bind_eager`.
+    ``x.reshape(...)``, ``x[i]``): with no interpreter active, the same result
+    and recording as :func:`bind_eager`, with the argument loop and the general
+    record unrolled for a single Tensor operand; otherwise the innermost
+    interpreter takes it, as :func:`unigrad.ops._primitive.bind` does. Anything
+    unusual (observers, inference mode, anomaly mode) goes through :func:`bind_eager`.
     """
     local = _local
+    interpreter = local.interpreter
+    if interpreter is not None:
+        return interpreter.process(prim, (x,) if constant is _NO_PARAMS else (x, constant),
+                                   params)
     if observers or local.inference_mode or _global.anomaly_enabled:
         return bind_eager(prim, (x,) if constant is _NO_PARAMS else (x, constant), params)
     data = x._data

@@ -57,8 +57,7 @@ from collections.abc import Callable
 
 from .. import _state
 from ..backend import ndarray
-from ..interpreters.eager import _NO_PARAMS, bind_eager, bind_first_tensor_eager
-from ..interpreters.eager import explain as _explain  # noqa: F401  (graph tracer)
+from ..interpreters.eager import bind_eager, bind_first_tensor
 from ..tensor import PLAIN_TENSOR_TYPES, Tensor
 
 PRIMITIVES: dict[str, Primitive] = {}
@@ -229,27 +228,13 @@ def bind(prim: Primitive, *args, **params):
         >>> bind(add_p, np.array([1.0]), np.array([2.0]))
         array([3.])
     """
+    if len(args) == 1 and type(args[0]) in PLAIN_TENSOR_TYPES:
+        return bind_first_tensor(prim, args[0], params=params)  # checks for interpreters
     interpreter = _local.interpreter
     if interpreter is not None:
         return interpreter.process(prim, args, params)
-    if len(args) == 1 and type(args[0]) in PLAIN_TENSOR_TYPES:
-        return bind_first_tensor_eager(prim, args[0], params=params)
     return bind_eager(prim, args, params)
 
-
-
-def bind_first_tensor(prim: Primitive, x: Tensor, constant=_NO_PARAMS, params=_NO_PARAMS):
-    """``bind(prim, x, **params)`` or ``bind(prim, x, constant)`` where only ``x`` is a Tensor.
-
-    The entry of one-tensor ops (``tanh(x)``, ``x * 0.5``, ``x.sum(1)``): the
-    eager interpreter's single-Tensor fast path when no interpreter is active,
-    :func:`bind` otherwise.
-    """
-    interpreter = _local.interpreter
-    if interpreter is not None:
-        args = (x,) if constant is _NO_PARAMS else (x, constant)
-        return interpreter.process(prim, args, params)
-    return bind_first_tensor_eager(prim, x, constant, params)
 
 
 def defined_primitives() -> dict[str, Primitive]:
