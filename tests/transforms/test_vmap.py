@@ -366,3 +366,25 @@ def test_vmap_of_a_jitted_function_runs_batched():
                                rtol=1e-14)
     np.testing.assert_allclose(compiled(ug.tensor(xs[0])).numpy(), np.tanh(xs[0]) * 2,
                                rtol=1e-14)
+
+
+def test_gradient_tape_jacobians_are_batched_and_match_the_loop(rng):
+    x = ug.tensor(rng.standard_normal(3))
+    unused = ug.tensor(rng.standard_normal(2))
+    batch = ug.tensor(rng.standard_normal((4, 3)))
+    w = ug.tensor(rng.standard_normal((3, 3)))
+    with ug.GradientTape(persistent=True) as tape:
+        tape.watch([x, unused, batch])
+        y = ug.tanh(w @ x) * x.sum()
+        z = ug.sin(batch @ w) * batch
+    batched = tape.jacobian(y, {"x": x, "unused": unused})
+    looped = tape.jacobian(y, {"x": x, "unused": unused}, experimental_use_pfor=False)
+    np.testing.assert_allclose(batched["x"].numpy(), looped["x"].numpy(), rtol=1e-12)
+    assert batched["unused"] is None and looped["unused"] is None
+    zeros = tape.jacobian(y, unused, unconnected_gradients="zero")
+    np.testing.assert_array_equal(zeros.numpy(), np.zeros((3, 2)))
+    per_example = tape.batch_jacobian(z, batch)
+    np.testing.assert_allclose(per_example.numpy(),
+                               tape.batch_jacobian(z, batch, experimental_use_pfor=False).numpy(),
+                               rtol=1e-12)
+    assert per_example.shape == (4, 3, 3)

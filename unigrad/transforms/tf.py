@@ -38,6 +38,7 @@ from ..backend import namespace_of
 from ..tensor import Tensor, _make_tensor
 from ._core import one_hot, outer_is_recording, pullback, zeros_of
 from .tree import tree_flatten, tree_unflatten
+from .vectorize import vmap
 
 __all__ = ["gradients", "GradientTape", "UnconnectedGradients"]
 
@@ -257,6 +258,24 @@ def _batch_one_hot(like: Tensor, row_index: int) -> Tensor:
                                      dtype=data.dtype)
     basis[:, row_index] = 1
     return _make_tensor(basis.reshape(data.shape))
+
+
+def _identity_rows(like: Tensor) -> Tensor:
+    """Every one-hot tensor of ``like``'s shape, stacked: the identity, reshaped."""
+    data = like._data
+    size = int(data.size)
+    return _make_tensor(namespace_of(data).eye(size, dtype=data.dtype).reshape(
+        (size,) + tuple(data.shape)))
+
+
+def _batch_identity_rows(like: Tensor) -> Tensor:
+    """:func:`_batch_one_hot` for every row index, stacked first."""
+    data = like._data
+    batch, row_size = data.shape[0], data.size // data.shape[0]
+    xp = namespace_of(data)
+    eye = xp.eye(row_size, dtype=data.dtype)[:, None, :]
+    rows = xp.broadcast_to(eye, (row_size, batch, row_size))
+    return _make_tensor(xp.ascontiguousarray(rows).reshape((row_size,) + tuple(data.shape)))
 
 
 def _stacked(rows: list, source: Tensor, axis: int) -> Tensor:
@@ -571,8 +590,11 @@ class GradientTape:
                  unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
                  parallel_iterations: int | None = None, experimental_use_pfor: bool = True):
         """The Jacobian of ``target`` with respect to each source: ``target.shape +
-        source.shape`` each, in the structure of ``sources`` (one vjp per target element).
+        source.shape`` each, in the structure of ``sources``.
 
+        The vjp of every target element runs as one batched pass (``vmap`` over
+        the rows of the identity, TensorFlow's pfor); ``experimental_use_pfor=False``
+        runs one vjp per element (a persistent tape only, as in TensorFlow).
         ``parallel_iterations`` is accepted and ignored. An unconnected source
         gets None (zeros with ``unconnected_gradients="zero"``).
 
@@ -601,23 +623,32 @@ class GradientTape:
         _check_tensors([target], "target")
         source_leaves, source_def = tree_flatten(sources)
         _check_tensors(source_leaves, "sources")
-        rows = [self._pull([target], [one_hot(target, i)], source_leaves)
-                for i in range(target.numel())]
-        jacobians = [self._jacobian_block([row[k] for row in rows], target, source, mode)
-                     for k, source in enumerate(source_leaves)]
+        if experimental_use_pfor and target.numel():
+            stacked = vmap(lambda row: tuple(self._pull([target], [row], source_leaves)))(
+                _identity_rows(target))
+            jacobians = [self._jacobian_block(None if block is None else [block], target,
+                                              source, mode, stacked=True)
+                         for block, source in zip(stacked, source_leaves)]
+        else:
+            rows = [self._pull([target], [one_hot(target, i)], source_leaves)
+                    for i in range(target.numel())]
+            jacobians = [self._jacobian_block([row[k] for row in rows], target, source, mode)
+                         for k, source in enumerate(source_leaves)]
         self._end_use()
         return tree_unflatten(source_def, jacobians)
 
     @staticmethod
-    def _jacobian_block(rows: list, target: Tensor, source: Tensor,
-                        mode: UnconnectedGradients) -> Tensor | None:
+    def _jacobian_block(rows: list | None, target: Tensor, source: Tensor,
+                        mode: UnconnectedGradients, stacked: bool = False) -> Tensor | None:
+        """One source's block from its rows (``stacked``: one tensor of all rows; None for
+        an unconnected source)."""
         from ..ops.shape import reshape
         shape = tuple(target.shape) + tuple(source.shape)
-        if rows and all(row is None for row in rows):
+        if rows is None or (rows and all(row is None for row in rows)):
             return None if mode is UnconnectedGradients.NONE else zeros_of(source, shape)
         if not rows:
             return zeros_of(source, shape)
-        return reshape(_stacked(rows, source, axis=0), shape)
+        return reshape(rows[0] if stacked else _stacked(rows, source, axis=0), shape)
 
     def batch_jacobian(
             self, target: Tensor, source: Tensor,
@@ -626,8 +657,10 @@ class GradientTape:
         """Per-example Jacobians: ``target`` ``[b, y...]`` and ``source`` ``[b, x...]`` give
         ``[b, y..., x...]``, assuming ``target[i]`` depends on ``source[i]`` only.
 
-        One vjp per non-batch target element. As in TensorFlow, an unconnected
-        source gives zeros whatever ``unconnected_gradients`` says.
+        The vjps of all non-batch target elements run as one batched pass
+        (``experimental_use_pfor=False``: one vjp per element, persistent tapes
+        only). As in TensorFlow, an unconnected source gives zeros whatever
+        ``unconnected_gradients`` says.
 
         Raises
         ------
@@ -661,11 +694,18 @@ class GradientTape:
         self._begin_use(warn=False)
         _unconnected_mode(unconnected_gradients)
         row_size = target.numel() // target.shape[0] if target.shape[0] else 0
+        shape = tuple(target.shape) + tuple(source.shape[1:])
+        from ..ops.shape import moveaxis, reshape
+        if experimental_use_pfor and row_size:
+            (rows,) = vmap(lambda row: tuple(self._pull([target], [row], [source])))(
+                _batch_identity_rows(target))
+            self._end_use()
+            if rows is None:
+                return zeros_of(target, shape)
+            return reshape(moveaxis(rows, 0, 1), shape)
         rows = [self._pull([target], [_batch_one_hot(target, j)], [source])[0]
                 for j in range(row_size)]
         self._end_use()
-        shape = tuple(target.shape) + tuple(source.shape[1:])
         if all(row is None for row in rows):
             return zeros_of(target, shape)
-        from ..ops.shape import reshape
         return reshape(_stacked(rows, source, axis=1), shape)
