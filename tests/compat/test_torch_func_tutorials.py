@@ -172,3 +172,25 @@ def test_the_tutorials_numbers_match_pytorch():
                                                                   real_args[2][0])
     for mine, real in zip(ours, theirs):
         np.testing.assert_allclose(mine.numpy(), real.numpy(), rtol=1e-10)
+
+
+def test_autograd_functional_vectorize_matches_the_loop():
+    from unigrad.compat.torch.autograd.functional import hessian as functional_hessian
+    from unigrad.compat.torch.autograd.functional import jacobian
+
+    torch.manual_seed(0)
+    inputs = (torch.randn(3, dtype=torch.float64), torch.randn(3, dtype=torch.float64))
+    unused = torch.randn(2, dtype=torch.float64)
+
+    def f(a, b, c):
+        return (a * b).tanh(), (a ** 2).sum()
+
+    for vectorized, looped in zip(
+            [block for row in jacobian(f, (*inputs, unused), vectorize=True) for block in row],
+            [block for row in jacobian(f, (*inputs, unused)) for block in row]):
+        np.testing.assert_allclose(vectorized.numpy(), looped.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(
+        functional_hessian(lambda a: (a ** 3).sum(), inputs[0], vectorize=True).numpy(),
+        np.diag(6 * inputs[0].numpy()), rtol=1e-12)
+    with pytest.raises(RuntimeError, match="strict=True"):
+        jacobian(f, (*inputs, unused), strict=True, vectorize=True)

@@ -197,8 +197,15 @@ def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
             _postprocess(_finish(tangents, create_graph), is_outputs_tuple))
 
 
-def _jacobian_rows(outputs: tuple, inputs: tuple, create_graph: bool, strict: bool) -> list:
-    """``[[d outputs[i] / d inputs[j] for j] for i]``, each shaped ``out.shape + in.shape``."""
+def _jacobian_rows(outputs: tuple, inputs: tuple, create_graph: bool, strict: bool,
+                   vectorize: bool = False) -> list:
+    """``[[d outputs[i] / d inputs[j] for j] for i]``, each shaped ``out.shape + in.shape``.
+
+    ``vectorize``: each output's rows come from one batched vjp (``vmap`` over the
+    rows of the identity) instead of one vjp per element.
+    """
+    if vectorize:
+        return [_vectorized_rows(out, inputs, create_graph) for out in outputs]
     table = []
     for i, out in enumerate(outputs):
         rows = [[] for _ in inputs]
@@ -231,6 +238,23 @@ def _jacobian_rows(outputs: tuple, inputs: tuple, create_graph: bool, strict: bo
     return table
 
 
+def _vectorized_rows(out, inputs: tuple, create_graph: bool) -> list:
+    """One output's Jacobian blocks by a batched vjp (zeros for unused inputs)."""
+    count = out.numel()
+    if not count or not out.requires_grad:
+        return [ug.zeros(*out.shape, *x.shape, dtype=x.dtype) for x in inputs]
+    basis = ug.eye(count, dtype=out.dtype).reshape(count, *out.shape)
+    rows = ug.vmap(lambda seed: ug.autograd.grad((out,), inputs, (seed,), retain_graph=True,
+                                                 create_graph=create_graph,
+                                                 allow_unused=True))(basis)
+    blocks = []
+    for grad, x in zip(rows, inputs):
+        block = ug.zeros(*out.shape, *x.shape, dtype=x.dtype) if grad is None else \
+            grad.reshape(*out.shape, *x.shape)
+        blocks.append(block if create_graph else block.detach())
+    return blocks
+
+
 def _check_strategy(strategy: str, name: str) -> None:
     if strategy not in _STRATEGIES:
         raise ValueError(f'Expected {name} to be either "forward-mode" or "reverse-mode", got '
@@ -243,8 +267,9 @@ def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = 
 
     One input and one output give a Tensor shaped ``output.shape + input.shape``;
     a tuple of inputs or of outputs gives a tuple, both give a tuple of tuples
-    indexed ``[output][input]``. ``vectorize`` and ``strategy`` select how
-    PyTorch computes it and do not change the result.
+    indexed ``[output][input]``. ``vectorize=True`` computes each output's rows
+    in one batched pass (``vmap``) instead of one vjp per element; ``strategy``
+    is accepted (the result is the same).
 
     Example:
         >>> import unigrad.compat.torch as torch
@@ -257,11 +282,15 @@ def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = 
     _check_strategy(strategy, "strategy")
     if not isinstance(vectorize, bool):
         raise TypeError(f"jacobian(): vectorize must be a bool, got {type(vectorize).__name__}")
+    if strict and vectorize:
+        raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and "
+                           "`vectorized=True` are not supported together. Please either set "
+                           "`strict=False` or `vectorize=False`.")
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
     inputs = _prepare_inputs(inputs, create_graph)
     is_outputs_tuple, outputs = _call(func, inputs, "jacobian")
     with ug.enable_grad():
-        table = _jacobian_rows(outputs, inputs, create_graph, strict)
+        table = _jacobian_rows(outputs, inputs, create_graph, strict, vectorize)
     return _postprocess(table, (is_outputs_tuple, is_inputs_tuple))
 
 
@@ -288,7 +317,7 @@ def hessian(func: Callable, inputs, create_graph: bool = False, strict: bool = F
         first = _fill_unused(first, inputs, strict, "The output of the user-provided function "
                              "is independent of input {index}. This is not allowed in strict "
                              "mode.")
-        table = _jacobian_rows(first, inputs, create_graph, strict)
+        table = _jacobian_rows(first, inputs, create_graph, strict, vectorize and not strict)
     return _postprocess(table, (is_inputs_tuple, is_inputs_tuple))
 
 
