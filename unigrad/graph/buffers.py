@@ -34,7 +34,7 @@ from .ir import Eqn, Graph, Var
 
 
 def _is_fused(eqn: Eqn) -> bool:
-    return eqn.prim.name == "fused"
+    return hasattr(eqn.prim, "emit_direct")  # a FusedKernel
 
 
 def _computes_into_buffer(eqn: Eqn) -> bool:
@@ -44,7 +44,7 @@ def _computes_into_buffer(eqn: Eqn) -> bool:
 
 def _allocates(eqn: Eqn) -> bool:
     """Whether the eqn's results are always fresh arrays (never its operands' memory)."""
-    return _computes_into_buffer(eqn) or eqn.prim.name in ("matmul", "sum", "mean")
+    return _computes_into_buffer(eqn) or getattr(eqn.prim, "result_memory", None) is not None
 
 
 def _aliasing(graph: Graph) -> tuple[set, dict]:
@@ -77,8 +77,8 @@ def reuse_buffers(graph: Graph, donated: dict | None = None) -> Graph:
     owned, alias_last = _aliasing(graph)
     # fused loops write through flat views: their buffers must be C-contiguous (a ufunc's
     # result follows its operands' layout; a fused kernel's or a matrix product's is C)
-    contiguous = {var for eqn in graph.eqns if _is_fused(eqn) or eqn.prim.name == "matmul"
-                  for var in eqn.defined_vars()}
+    contiguous = {var for eqn in graph.eqns if getattr(eqn.prim, "result_memory", None) ==
+                  "fresh contiguous" for var in eqn.defined_vars()}
     contiguous.update(writes_into.values())  # donated inputs: checked when the code runs
 
     def free_at(var: Var, index: int, result: Var) -> bool:

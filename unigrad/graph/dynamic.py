@@ -128,6 +128,7 @@ class DynamicParamsPrimitive(Primitive):
         self.autocast = base.autocast
         self.scalar = self.expression = self.simplify = self.ufunc = None
         self.impure = base.impure
+        self.result_memory = base.result_memory
         self.differentiable = base.differentiable
         self.backward_name = base.backward_name
         self.is_view = False

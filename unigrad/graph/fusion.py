@@ -87,6 +87,7 @@ class FusedKernel:
 
     name = "fused"
     impure = False
+    result_memory = "fresh contiguous"  # outputs are new C-contiguous arrays (or out= buffers)
     kind = "other"
     shape = None  # verified through its body
 
@@ -214,7 +215,7 @@ def _scalar_dtype(eqn: Eqn) -> np.dtype:
 
 
 def _fusable(eqn: Eqn) -> bool:
-    if eqn.prim.name == "fused" or eqn.out.dtype.kind not in "fb" or not eqn.out.shape:
+    if isinstance(eqn.prim, FusedKernel) or eqn.out.dtype.kind not in "fb" or not eqn.out.shape:
         return False
     operands = []
     for atom in eqn.inputs:

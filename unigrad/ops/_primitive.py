@@ -32,7 +32,10 @@ needs to know about it:
   simplifications the op takes part in (``unigrad.graph.passes.simplify``);
 - ``ufunc``: the NumPy ufunc name of the same meaning (traced arrays map
   ``np.tanh(tracer)`` and operators to the primitive through it);
-- ``impure``: whether it has effects beyond its result (never folded or removed).
+- ``impure``: whether it has effects beyond its result (never folded or removed);
+- ``result_memory``: what graph buffer reuse may assume of ``impl``'s result:
+  None (it may share an operand's memory), ``"fresh"`` (always a new array) or
+  ``"fresh contiguous"`` (a new C-contiguous array).
 
 Tensor method names and in-place variants are declared with the public
 function (:func:`unigrad.ops.registry.op`).
@@ -83,8 +86,8 @@ class Primitive:
 
     __slots__ = ("name", "impl", "shape", "vjp", "jvp", "batch", "kind", "saves",
                  "differentiable", "backward_name", "is_view", "autocast", "scalar", "expression",
-                 "simplify", "ufunc", "impure", "saves_inputs", "saves_output", "saved_for",
-                 "saves_lone_first", "__weakref__")
+                 "simplify", "ufunc", "impure", "result_memory", "saves_inputs", "saves_output",
+                 "saved_for", "saves_lone_first", "__weakref__")
 
     def __init__(self, name: str, impl: Callable, shape: Callable, *,
                  vjp: Callable | None = None, jvp: Callable | None = None,
@@ -94,7 +97,8 @@ class Primitive:
                  autocast: str | None = None, scalar: str | Callable | None = None,
                  expression: Callable | None = None, simplify: Callable | None = None,
                  ufunc: str | None = None,
-                 impure: bool = False, register: bool = True):
+                 impure: bool = False, result_memory: str | None = None,
+                 register: bool = True):
         if register and name in PRIMITIVES:
             raise ValueError(f"primitive {name!r} is already registered")
         if kind not in _KINDS:
@@ -102,6 +106,9 @@ class Primitive:
         if not callable(saves) and saves not in _SAVES:
             raise ValueError(f"saves must be one of {_SAVES} or a function of needs, "
                              f"got {saves!r}")
+        if result_memory not in (None, "fresh", "fresh contiguous"):
+            raise ValueError(f"result_memory must be None, 'fresh' or 'fresh contiguous', got "
+                             f"{result_memory!r}")
         if autocast not in _AUTOCAST:
             raise ValueError(f"autocast must be None, 'lower' or 'float32', got {autocast!r}")
         self.name = name
@@ -119,6 +126,7 @@ class Primitive:
         self.simplify = simplify
         self.ufunc = ufunc
         self.impure = impure
+        self.result_memory = result_memory
         # the tape's view of ``saves``
         self.saves_inputs = callable(saves) or saves in ("inputs", "inputs and output")
         self.saves_output = saves in ("output", "inputs and output")

@@ -158,7 +158,8 @@ def _matmul_batch(values, dims):
 
 matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, kind="bilinear", vjp=_matmul_vjp,
                      backward_name="MmBackward0", saves=others_need, autocast="lower",
-                     expression=_matmul_expression, ufunc="matmul", batch=_matmul_batch)
+                     expression=_matmul_expression, ufunc="matmul", batch=_matmul_batch,
+                     result_memory="fresh contiguous")
 
 
 def _operand(value):

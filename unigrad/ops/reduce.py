@@ -78,7 +78,8 @@ sum_p = Primitive("sum", lambda x, axes, keepdims: x.sum(axis=axes, keepdims=kee
                   _reduce_rule(_sum_dtype), kind="linear",
                   vjp=lambda g, out, needs, x, axes, keepdims: (
                       expand_reduced(g, x.shape, axes, keepdims),), saves="nothing",
-                  autocast="float32", expression=_sum_expression, batch=over_axes("axes"))
+                  autocast="float32", expression=_sum_expression, batch=over_axes("axes"),
+                  result_memory="fresh")
 
 
 def _mean_vjp(g, out, needs, x, axes, keepdims):
@@ -104,7 +105,8 @@ def _mean_impl(x, axes, keepdims):
 
 
 mean_p = Primitive("mean", _mean_impl, _reduce_rule(), kind="linear",
-                   vjp=_mean_vjp, saves="nothing", autocast="float32", batch=over_axes("axes"))
+                   vjp=_mean_vjp, saves="nothing", autocast="float32", batch=over_axes("axes"),
+                   result_memory="fresh")
 
 
 def _axes_and_keepdims(x, dim, keepdim, axis, keepdims):
