@@ -70,14 +70,6 @@ def _link_saved_output(tensor: Tensor, counter: list) -> None:
         node.out_counter = counter
 
 
-def note_grad_write(tensor: Tensor) -> None:
-    """Tell an active graph-mode trace that ``tensor.grad`` is being cleared: its traced
-    ``.grad`` becomes None (the trace never writes the tensor itself)."""
-    trace = _local.trace
-    if trace is not None:
-        trace.note_grad_write(tensor)
-
-
 def _check_concrete(tensor: Tensor, what: str) -> None:
     """Inside ``ug.jit``: refuse to read a traced tensor as a concrete value."""
     trace = _local.trace

@@ -30,14 +30,17 @@ import numbers
 
 import numpy as np
 
+from .. import _state
+from ..autograd.grad_mode import no_grad
 from ..backend import namespace_of
 from ..interpreters import has_values
 from ..nn.parameter import Parameter
-from ..ops.elementwise import cast, reciprocal
+from ..ops.elementwise import cast, maximum, minimum, reciprocal, where
 from ..tensor import Tensor, _make_tensor, bump_version
 
 __all__ = ["LossScaler", "StaticLossScaler", "DynamicLossScaler", "all_finite"]
 
+_local = _state.local
 _FLOAT16 = np.dtype(np.float16)
 _FLOAT32 = np.dtype(np.float32)
 
@@ -166,17 +169,21 @@ class StaticLossScaler(LossScaler):
         return False
 
 
-def _finite_flag(grads_finite) -> bool:
+def _finite_flag(grads_finite) -> bool | Tensor:
+    """``grads_finite`` as a Python bool; a 0-d bool Tensor when its value is not known (graph
+    mode, vmap)."""
     if isinstance(grads_finite, (bool, np.bool_)):
         return bool(grads_finite)
     if isinstance(grads_finite, Tensor):
-        data = grads_finite._data
+        data = grads_finite._data  # dtype and size only: the same as the traced value's
         if data.dtype != np.bool_:
             raise TypeError(f"For 'adjust', the argument 'grads_finite' must be a bool or a bool "
                             f"Tensor, but got a Tensor of dtype {grads_finite.dtype!r}")
         if data.size != 1:
             raise ValueError(f"For 'adjust', the argument 'grads_finite' must hold one value, "
                              f"but got a Tensor of shape {tuple(data.shape)}")
+        if _local.trace is not None or hasattr(data, "__unigrad_abstract__"):
+            return grads_finite.reshape(())  # no value to read (has_values, inlined: hot path)
         return bool(data.reshape(()))
     raise TypeError(f"For 'adjust', the argument 'grads_finite' must be a bool or a bool Tensor, "
                     f"but got {type(grads_finite).__name__}")
@@ -216,7 +223,8 @@ class DynamicLossScaler(LossScaler):
         """Grow or shrink the scale given whether this step's gradients were finite.
 
         ``grads_finite`` is a Python bool or a one-element bool Tensor (what
-        ``amp.all_finite`` returns). Returns ``True``.
+        ``amp.all_finite`` returns). Returns ``True``. Inside ``ug.jit`` the update
+        is part of the graph (in-place writes of ``scale_value`` and ``counter``).
 
         Example:
             >>> from unigrad import amp
@@ -229,6 +237,9 @@ class DynamicLossScaler(LossScaler):
             1024.0
         """
         finite = _finite_flag(grads_finite)
+        if _local.trace is not None:  # ug.jit: the update as graph ops
+            self._adjust_traced(finite)
+            return True
         scale = np.float32(float(self.scale_value._data))  # float(): CuPy arrays too
         counter = int(self.counter._data)
         factor = np.float32(self.scale_factor)
@@ -247,20 +258,62 @@ class DynamicLossScaler(LossScaler):
         self._assign(self.counter, new_counter)
         return True
 
+    def _adjust_traced(self, finite: bool | Tensor) -> None:
+        """``adjust`` as ops and in-place writes (graph mode: the scale, the counter and maybe
+        ``finite`` are values of the graph, not known while it is traced)."""
+        scale, counter = self.scale_value, self.counter
+        factor = np.float32(self.scale_factor)
+        with no_grad():
+            if finite is not False:
+                # grow on the last step of the window unless scale * factor overflows float32
+                # (scale <= limit); the minimum keeps the unused product finite
+                limit = _growth_limit(factor)
+                grow = (counter == self.scale_window - 1) & (scale <= limit)
+                grown = where(grow, minimum(scale, limit) * factor, scale)
+                advanced = (counter + 1) % self.scale_window
+            if finite is not True:
+                shrunk = maximum(scale / factor, 1.0)
+            if finite is True:
+                new_scale, new_counter = grown, advanced
+            elif finite is False:
+                new_scale, new_counter = shrunk, 0
+            else:
+                new_scale, new_counter = where(finite, grown, shrunk), where(finite, advanced, 0)
+            scale.copy_(new_scale)
+            if isinstance(new_counter, Tensor):
+                counter.copy_(new_counter)
+            else:
+                counter.fill_(new_counter)
+
     @staticmethod
     def _assign(param: Parameter, value) -> None:
-        param._data[...] = value
+        param._data[...] = value  # eager only (adjust takes _adjust_traced under ug.jit)
         bump_version(param)
+
+
+def _growth_limit(factor: np.float32) -> np.float32:
+    """The largest float32 scale whose product with ``factor`` is finite in float32 (the
+    product rounds up monotonically, so exactly the scales up to it can grow)."""
+    if not np.isfinite(factor):
+        return np.float32(-np.inf)  # nothing can grow
+    up, down = np.float32(np.inf), np.float32(0.0)
+    with np.errstate(over="ignore"):
+        limit = np.float32(np.finfo(np.float32).max / factor)
+        while np.isfinite(np.nextafter(limit, up) * factor):
+            limit = np.nextafter(limit, up)
+        while limit > 0 and not np.isfinite(limit * factor):
+            limit = np.nextafter(limit, down)
+    return limit
 
 
 # ----------------------------------------------------------------------------- all_finite
 
-def _collect_arrays(inputs, arrays: list) -> None:
+def _collect_tensors(inputs, tensors: list) -> None:
     if isinstance(inputs, Tensor):
-        arrays.append(inputs._data)
+        tensors.append(inputs)
     elif isinstance(inputs, (tuple, list)):
         for item in inputs:
-            _collect_arrays(item, arrays)
+            _collect_tensors(item, tensors)
     else:
         raise TypeError(f"For 'all_finite', the argument 'inputs' must be a Tensor or a (nested) "
                         f"tuple or list of Tensors, but got {type(inputs).__name__}")
@@ -286,15 +339,17 @@ def all_finite(inputs: Tensor | tuple | list, status: Tensor | None = None) -> T
     if status is not None and not isinstance(status, Tensor):
         raise TypeError(f"For 'all_finite', the argument 'status' must be None or a Tensor, but "
                         f"got {type(status).__name__}")
-    arrays: list = []
-    _collect_arrays(inputs, arrays)
-    floating = [a for a in arrays if a.dtype.kind in "fc"]
+    tensors: list = []
+    _collect_tensors(inputs, tensors)
+    floating = [t for t in tensors if t._data.dtype.kind in "fc"]  # (the traced dtype too)
     if not floating:
-        xp = namespace_of(arrays[0]) if arrays else np
+        xp = namespace_of(tensors[0]._data) if tensors else np
         return _make_tensor(xp.asarray(True))
     if not has_values(*floating):  # graph mode or vmap: the check is part of the graph
         from ..ops import isfinite, stack
-        return stack([isfinite(_make_tensor(a)).all() for a in floating]).all()
+        with no_grad():  # the tensors themselves: ug.jit reads their traced values
+            return stack([isfinite(t).all() for t in floating]).all()
+    floating = [t._data for t in floating]
     xp = namespace_of(floating[0])
     if xp is np:
         return _make_tensor(np.asarray(all(np.isfinite(a).all() for a in floating)))

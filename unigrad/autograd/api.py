@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import warnings
 
+from .. import _state
 from ..tensor import Tensor, _make_tensor
 from .engine import run_backward
+
+_local = _state.local
 
 _CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter "
@@ -108,6 +111,10 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
 
 def _store_non_leaf_grad(tensor: Tensor, grad: Tensor, create_graph: bool) -> None:
     from .engine import _accumulated
+    trace = _local.trace
+    if trace is not None:  # ug.jit: into the traced .grad (replayed after each call)
+        trace.accumulate_grad(tensor, grad)
+        return
     if tensor._grad is None:
         tensor._grad = grad if create_graph else _make_tensor(grad._data.copy())
     else:

@@ -396,6 +396,10 @@ def _set_retained_grad(node: Node, retained, grad, create_graph: bool) -> None:
     if tensor is None or tensor._grad_fn is not node:
         return
     value = grad if create_graph else _owned(grad, None)
+    trace = _local.trace
+    if trace is not None:  # ug.jit: into the traced .grad (replayed after each call)
+        trace.accumulate_grad(tensor, value)
+        return
     with _grad_lock:
         if tensor._grad is None:
             tensor._grad = _wrap(value) if create_graph else _make_tensor(value)

@@ -392,10 +392,6 @@ class Trace:
         record.grad_resolved = True  # assigned before any read: the old .grad is never read
         record.grad = value
 
-    def note_grad_write(self, tensor: Tensor) -> None:
-        """``tensor.grad`` is being cleared (``clear_grad``): the traced ``.grad`` is None."""
-        self.set_grad(tensor, None)
-
     def accumulate_grad(self, tensor: Tensor, grad) -> None:
         """The backward pass adds ``grad`` (a Tensor or an array) into ``tensor.grad``."""
         if not isinstance(grad, Tensor):

@@ -16,6 +16,7 @@ runs ``optimizer.step()`` and ``optimizer.zero_grad()`` every
 from __future__ import annotations
 
 from ..autograd.grad_mode import no_grad
+from ..interpreters import has_values
 from ..ops.creation import zeros_like
 from ..tensor import Tensor, bump_version
 from .parameter import Parameter, ParameterTuple
@@ -66,19 +67,23 @@ class GradAccumulator:
                 shape = grad.shape if isinstance(grad, Tensor) else type(grad).__name__
                 raise ValueError(f"GradAccumulator: gradient {index} has shape {shape}, "
                                  f"expected {buffer.shape}")
+        eager = has_values(*grads)  # else ug.jit (or vmap): in the trace's view of the buffers
         with no_grad():
             for grad, buffer in zip(grads, self.inner_grads):
-                if grad is not None:
+                if grad is None:
+                    continue
+                if eager:
                     buffer._data += grad._data
                     bump_version(buffer)
+                else:
+                    buffer.add_(grad)
         self.counter += 1
         if self.counter % self.accumulate_steps:
             return False
         self.optimizer(tuple(self.inner_grads))
         with no_grad():
             for buffer in self.inner_grads:
-                buffer._data[...] = 0
-                bump_version(buffer)
+                buffer.zero_()
         return True
 
     def step(self) -> bool:

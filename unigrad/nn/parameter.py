@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _state
 from ..backend import from_numpy_dtype, namespace_of
 from ..tensor import (
     PLAIN_TENSOR_TYPES,
@@ -19,20 +20,26 @@ from ..tensor import (
     _make_tensor,
     as_array,
     bump_version,
-    note_grad_write,
     shared_counter,
 )
 
+_local = _state.local
+
 
 def _array_of(data):
-    return data._data if isinstance(data, Tensor) else as_array(data)
+    if not isinstance(data, Tensor):
+        return as_array(data)
+    trace = _local.trace
+    return data._data if trace is None else trace.read(data)  # ug.jit: its traced value
 
 
 def clear_grad(tensor: Tensor, set_to_none: bool = True) -> None:
     """Drop ``tensor.grad`` (``set_to_none``) or zero it in place, detached (PyTorch's rule for
     ``Module.zero_grad`` and ``Optimizer.zero_grad``)."""
-    if set_to_none:
-        note_grad_write(tensor)
+    trace = _local.trace
+    if trace is not None:  # ug.jit: in the trace's view (replayed after each call)
+        trace.clear_grad(tensor, set_to_none)
+        return
     grad = tensor._grad
     if grad is None:
         return
@@ -107,6 +114,12 @@ class Parameter(Tensor):
                 or isinstance(data, bool):
             raise TypeError(f"For 'Parameter.set_data', the argument 'data' must be a Tensor, a "
                             f"number or an array, but got {type(data).__name__}")
+        trace = _local.trace
+        if trace is not None and trace.is_external(self):
+            raise NotImplementedError(
+                f"replacing the data of a Parameter (Parameter.set_data) inside ug.jit is not "
+                f"supported for Parameter '{self.name}', which comes from outside the function: "
+                f"write it in place with parameter.copy_(value) under ug.no_grad() instead")
         array = _array_of(data)
         if array.shape != self._data.shape and not slice_shape:
             raise ValueError(f"For 'Parameter.set_data', the shape of the new data {array.shape} "

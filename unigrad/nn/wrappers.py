@@ -211,7 +211,7 @@ def _check_scale_value(value, owner: str, name: str) -> None:
 
 def _assign_scale(parameter: Parameter, value: float) -> None:
     with no_grad():
-        parameter._data[...] = value
+        parameter.fill_(value)  # in place (in the trace's view under ug.jit)
 
 
 class TrainOneStepWithLossScaleCell(TrainOneStepCell):

@@ -176,6 +176,16 @@ def one_hot(tensor, num_classes: int = -1):
     data = tensor._data if isinstance(tensor, Tensor) else tensor
     if data.dtype.kind not in "iu":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    trace = _state.local.trace
+    if trace is not None and isinstance(tensor, Tensor):
+        data = trace.read(tensor)  # ug.jit: its traced value (a constant made there has values)
+    if hasattr(data, "__unigrad_abstract__"):  # ug.jit or vmap: no values to check or infer
+        if num_classes == -1:
+            error = data._concrete_error("Reading the values")
+            raise type(error)(f"one_hot: num_classes=-1 infers the number of classes from the "
+                              f"values of 'tensor', which are not known here: pass num_classes "
+                              f"explicitly. ({error})")
+        return bind(one_hot_p, tensor, num_classes=int(num_classes))
     host = backend.to_numpy(data)
     if num_classes == -1:
         if host.size == 0:

@@ -17,11 +17,22 @@ Example:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ... import backend
 from ...autograd.grad_mode import no_grad
+from ...interpreters import has_values
+from ...interpreters.batching import BatchTracer
+from ...ops.creation import ones, zeros
+from ...ops.elementwise import abs as absolute
+from ...ops.elementwise import cast, sqrt, where
+from ...ops.indexing import scatter_add
 from ...ops.nn_functional import embedding
+from ...ops.reduce import amax, amin
+from ...ops.reduce import sum as total
+from ...ops.shape import reshape
 from ...tensor import Tensor, _make_tensor
 from .. import init
 from ..cell import Cell
@@ -121,42 +132,71 @@ class Embedding(Cell):
         return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse,
                    _weight=embeddings, _freeze=freeze)
 
-    def _indices(self, input) -> np.ndarray:
-        """The indices on the host, checked as ``F.embedding`` checks them."""
+    def _indices(self, input) -> np.ndarray | None:
+        """The indices on the host, checked as ``F.embedding`` checks them; None when their
+        values are not known (``ug.jit`` traces them, or a vmap batch)."""
         data = input._data if isinstance(input, Tensor) else np.asarray(input)
         if data.dtype.kind not in "iu":
             raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
                                f"following scalar types: Long, Int; but got {data.dtype} "
                                f"instead")
+        if isinstance(input, Tensor) and not has_values(input):
+            return None  # the lookup checks them when the graph runs
         host = backend.to_numpy(data)
         if host.size and (int(host.min()) < 0 or int(host.max()) >= self.num_embeddings):
             raise IndexError("index out of range in self")
         return host
 
-    def _renormalize(self, host: np.ndarray) -> None:
-        """Scale looked-up rows whose norm exceeds ``max_norm`` down to it, in place."""
-        rows = np.unique(host)
-        if not rows.size:
+    def _renormalize(self, input, host: np.ndarray | None) -> None:
+        """Scale looked-up rows whose norm exceeds ``max_norm`` down to it, in place.
+
+        With the indices' values known (eager) each looked-up row is rescaled once, on the
+        arrays; traced by ``ug.jit``, the same computation is ops and an in-place write (a
+        repeated index writes the same new row again).
+        """
+        if host is not None:
+            rows = np.unique(host)
+            if not rows.size:
+                return
+            xp = backend.namespace_of(self.weight._data)
+            positions = xp.asarray(rows)
+            selected = self.weight._data[positions]
+            norms = xp.linalg.norm(selected.astype(np.float64), ord=self.norm_type, axis=1)
+            scale = xp.where(norms > self.max_norm, self.max_norm / (norms + 1e-7), 1.0)
+            with no_grad():
+                self.weight._bump_version()
+                self.weight._data[positions] = (selected * scale[:, None]).astype(selected.dtype)
             return
-        xp = backend.namespace_of(self.weight._data)
-        positions = xp.asarray(rows)
-        selected = self.weight._data[positions]
-        norms = xp.linalg.norm(selected.astype(np.float64), ord=self.norm_type, axis=1)
-        scale = xp.where(norms > self.max_norm, self.max_norm / (norms + 1e-7), 1.0)
+        if type(input._data) is BatchTracer:
+            raise NotImplementedError(
+                "Embedding(max_norm=...) inside vmap is not supported: the renormalization "
+                "writes the shared weight with each example's rows; renormalize outside vmap")
+        positions = input.reshape(-1)
+        weight = self.weight
         with no_grad():
-            self.weight._bump_version()
-            self.weight._data[positions] = (selected * scale[:, None]).astype(selected.dtype)
+            selected = weight[positions]
+            norms = _row_norms(cast(selected, np.float64), self.norm_type)
+            scale = where(norms > self.max_norm, self.max_norm / (norms + 1e-7), 1.0)
+            weight[positions] = cast(selected * scale[:, None], selected.dtype)
 
     def construct(self, input: Tensor) -> Tensor:
         host = self._indices(input)
         if self.max_norm is not None:
-            self._renormalize(host)
+            self._renormalize(input, host)
         rows = embedding(input, self.weight, self.padding_idx)
         if not self.scale_grad_by_freq or not rows.requires_grad:
             return rows
-        _, inverse, counts = np.unique(host.ravel(), return_inverse=True, return_counts=True)
-        scale = (1.0 / counts[inverse]).reshape(host.shape + (1,)).astype(rows._data.dtype)
-        scale = _make_tensor(backend.to_device(scale, rows.device))
+        if host is None:  # traced: the counts as ops
+            flat = input.reshape(-1)
+            counts = scatter_add(zeros(self.num_embeddings, dtype=rows.dtype, device=rows.device),
+                                 0, flat, ones(tuple(flat.shape), dtype=rows.dtype,
+                                               device=rows.device))
+            scale = reshape(1.0 / counts[flat], tuple(input.shape) + (1,))
+        else:
+            _, inverse, counts = np.unique(host.ravel(), return_inverse=True,
+                                           return_counts=True)
+            scale = (1.0 / counts[inverse]).reshape(host.shape + (1,)).astype(rows._data.dtype)
+            scale = _make_tensor(backend.to_device(scale, rows.device))
         constant = rows.detach()
         return constant + (rows - constant) * scale  # same values; gradient divided by count
 
@@ -171,6 +211,21 @@ class Embedding(Cell):
         if self.scale_grad_by_freq:
             text += ", scale_grad_by_freq=True"
         return text
+
+
+def _row_norms(rows: Tensor, norm_type: float) -> Tensor:
+    """The ``norm_type``-norm of each row (NumPy's ``linalg.norm(rows, ord, axis=1)``)."""
+    if norm_type == math.inf:
+        return amax(absolute(rows), 1)
+    if norm_type == -math.inf:
+        return amin(absolute(rows), 1)
+    if norm_type == 0:
+        return total(cast(rows != 0, rows.dtype), 1)
+    if norm_type == 1:
+        return total(absolute(rows), 1)
+    if norm_type == 2:
+        return sqrt(total(rows * rows, 1))
+    return total(absolute(rows) ** norm_type, 1) ** (1.0 / norm_type)
 
 
 __all__ = ["Embedding"]
