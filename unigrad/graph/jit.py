@@ -174,7 +174,8 @@ class JitFunction:
     def __call__(self, *args, **kwargs):
         if _local.trace is not None:  # inside another trace: inline
             return self.fn(*args, **kwargs)
-        if _batching(_local.interpreter):  # inside vmap: the batched function runs op by op
+        interpreter = _local.interpreter
+        if interpreter is not None and _batching(interpreter):  # inside vmap: run op by op
             return self.fn(*args, **kwargs)
         compiled, leaves = self._compiled_for(args, kwargs)
         if _local.forward_levels:
