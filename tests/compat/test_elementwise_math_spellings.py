@@ -1,0 +1,40 @@
+"""The new elementwise math ops under the three frameworks' names."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import unigrad.compat.mindspore as ms
+import unigrad.compat.tensorflow as tf
+import unigrad.compat.torch as torch
+
+VALUES = [0.25, 0.5]
+
+
+@pytest.mark.parametrize("name, reference", [
+    ("acos", np.arccos), ("asin", np.arcsin), ("atan", np.arctan), ("sinh", np.sinh),
+    ("cosh", np.cosh), ("asinh", np.arcsinh), ("atanh", np.arctanh)])
+def test_unary_spellings(name, reference):
+    expected = reference(np.array(VALUES, dtype=np.float32))
+    np.testing.assert_allclose(getattr(torch, name)(torch.tensor(VALUES)).numpy(), expected,
+                               rtol=1e-6)
+    np.testing.assert_allclose(getattr(torch.tensor(VALUES), name)().numpy(), expected,
+                               rtol=1e-6)
+    np.testing.assert_allclose(getattr(tf.math, name)(tf.constant(VALUES)).numpy(), expected,
+                               rtol=1e-6)
+    np.testing.assert_allclose(getattr(ms.ops, name)(ms.Tensor(VALUES)).asnumpy(), expected,
+                               rtol=1e-6)
+
+
+def test_binary_spellings():
+    y, x = np.array([1.0, -1.0], dtype=np.float32), np.array([2.0, 3.0], dtype=np.float32)
+    np.testing.assert_allclose(torch.atan2(torch.tensor(y), torch.tensor(x)).numpy(),
+                               np.arctan2(y, x), rtol=1e-6)
+    np.testing.assert_allclose(tf.math.atan2(tf.constant(y), tf.constant(x)).numpy(),
+                               np.arctan2(y, x), rtol=1e-6)
+    np.testing.assert_allclose(tf.math.xlogy(tf.constant([0.0, 2.0]),
+                                             tf.constant([0.0, 3.0])).numpy(),
+                               [0.0, 2.0 * np.log(3.0)], rtol=1e-6)
+    np.testing.assert_allclose(torch.hypot(torch.tensor(x), torch.tensor(y)).numpy(),
+                               np.hypot(x, y), rtol=1e-6)
