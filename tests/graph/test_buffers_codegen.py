@@ -166,3 +166,12 @@ def test_jitted_sgd_step_updates_parameters_in_their_own_buffers():
     step(x, y)
     assert_allclose(weight.detach().numpy(), before - 0.1 * expected_grad.numpy(), rtol=1e-5,
                     atol=1e-7)
+
+
+@pytest.mark.parametrize("constant", [float("inf"), -float("inf"), float("nan")])
+def test_fused_kernels_take_non_finite_constants(constant):
+    def f(x):
+        return (ug.exp(x) + constant) * (x < constant) + 1.0
+
+    x = ug.tensor([0.0, 1.0])
+    np.testing.assert_array_equal(ug.jit(f)(x).numpy(), f(x).numpy())

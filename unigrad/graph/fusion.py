@@ -74,8 +74,10 @@ def typed_number(value, dtype: np.dtype) -> str:
     """A Python number as a scalar of ``dtype`` in kernel source."""
     if isinstance(value, bool):
         return repr(value)
-    if not math.isfinite(float(value)):
-        return f"np.{dtype.name}({str(float(value))!r})"
+    if not math.isfinite(float(value)):  # numba types np.inf / np.nan, not float strings
+        number = float(value)
+        name = "np.nan" if math.isnan(number) else ("np.inf" if number > 0 else "-np.inf")
+        return f"np.{dtype.name}({name})"
     return f"np.{dtype.name}({value!r})"
 
 
