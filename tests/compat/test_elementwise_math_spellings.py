@@ -38,3 +38,16 @@ def test_binary_spellings():
                                [0.0, 2.0 * np.log(3.0)], rtol=1e-6)
     np.testing.assert_allclose(torch.hypot(torch.tensor(x), torch.tensor(y)).numpy(),
                                np.hypot(x, y), rtol=1e-6)
+
+
+def test_special_and_scan_spellings():
+    x = np.array([0.5, 3.0], dtype=np.float32)
+    lgamma = np.array([0.5723649, 0.6931472], dtype=np.float32)
+    np.testing.assert_allclose(torch.lgamma(torch.tensor(x)).numpy(), lgamma, rtol=1e-5)
+    np.testing.assert_allclose(tf.math.lgamma(tf.constant(x)).numpy(), lgamma, rtol=1e-5)
+    np.testing.assert_allclose(ms.ops.lgamma(ms.Tensor(x)).asnumpy(), lgamma, rtol=1e-5)
+    np.testing.assert_allclose(tf.math.bessel_i0(tf.constant([0.0])).numpy(), [1.0])
+    np.testing.assert_allclose(torch.tensor([1.0, 2.0, 3.0]).cumprod(0).numpy(), [1.0, 2.0, 6.0])
+    values, indices = torch.cummax(torch.tensor([1.0, 3.0, 2.0]), 0)
+    np.testing.assert_array_equal(values.numpy(), [1.0, 3.0, 3.0])
+    np.testing.assert_array_equal(indices.numpy(), [0, 1, 1])

@@ -12,8 +12,8 @@ import inspect
 from . import methods
 from ._primitive import PRIMITIVES, Primitive, bind
 
-_FAMILY_NAMES = ("creation", "elementwise", "elementwise_math", "reduce", "shape", "device",
-                 "indexing", "linalg", "nn_functional", "clipping", "control")
+_FAMILY_NAMES = ("creation", "elementwise", "elementwise_math", "special", "reduce", "scans",
+                 "shape", "device", "indexing", "linalg", "nn_functional", "clipping", "control")
 
 
 def _public_names(module) -> list:
