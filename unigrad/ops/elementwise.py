@@ -558,7 +558,7 @@ def _unary_public(prim, doc, *, methods: tuple, inplace: tuple = ()):
         if type(input) in PLAIN_TENSOR_TYPES and input._data.dtype.kind == "f":
             return bind_first_tensor(prim, input)
         return bind(prim, float_operand(input))
-    unary.__name__ = prim.name
+    unary.__name__ = unary.__qualname__ = prim.name
     unary.__doc__ = doc
     return op(methods=methods, inplace=inplace)(unary)
 

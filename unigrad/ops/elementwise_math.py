@@ -19,11 +19,12 @@ import math
 
 import numpy as np
 
-from ..tensor import PLAIN_TENSOR_TYPES, Tensor
+from ..tensor import Tensor
 from ._dtypes import coerce_operands, float_operand
-from ._primitive import Primitive, bind, bind_first_tensor
+from ._primitive import Primitive, bind
 from ._shape_rules import elementwise_rule
 from .elementwise import (
+    _unary_public,
     abs,
     cast,
     clip,
@@ -204,18 +205,6 @@ heaviside_p = Primitive("heaviside", np.heaviside, _same, kind="elementwise",
 
 
 # ============================================================================= public functions
-
-def _unary_public(prim, doc, *, methods: tuple, inplace: tuple = ()):
-    """The public function of a unary floating primitive (integers compute as floats)."""
-    def unary(input):
-        if type(input) in PLAIN_TENSOR_TYPES and input._data.dtype.kind == "f":
-            return bind_first_tensor(prim, input)
-        return bind(prim, float_operand(input))
-    unary.__name__ = prim.name
-    unary.__qualname__ = prim.name
-    unary.__doc__ = doc
-    return op(methods=methods, inplace=inplace)(unary)
-
 
 def _example(name: str, args: str, printed: str) -> str:
     return f"""

@@ -26,8 +26,8 @@ import numpy as np
 from ._dtypes import float_operand
 from ._primitive import Primitive, bind
 from ._shape_rules import elementwise_rule
-from .elementwise import abs, exp, sign, where
-from .elementwise_math import _example, _unary_public
+from .elementwise import _unary_public, abs, exp, sign, where
+from .elementwise_math import _example
 from .registry import op
 
 __all__ = ["lgamma", "digamma", "polygamma", "erfinv", "mvlgamma", "i0", "i0e", "i1", "i1e"]
