@@ -65,8 +65,22 @@ _BY_NUMPY = {d.np_dtype: d for d in _ALL_DTYPES}
 _BY_NAME = {d.name: d for d in _ALL_DTYPES}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16, "long": int64, "int": int32})
 
-DEFAULT_FLOAT = np.dtype(np.float32)
+DEFAULT_FLOAT = np.dtype(np.float32)  # the initial default float dtype: see default_float()
 DEFAULT_INT = np.dtype(np.int64)
+
+# Process-global, as in PyTorch: ``set_default_dtype`` / ``set_default_device`` change them.
+_DEFAULTS = {"float": DEFAULT_FLOAT, "device": None}
+
+
+def default_float() -> np.dtype:
+    """The NumPy dtype of the current default float dtype (``ug.get_default_dtype()``)."""
+    return _DEFAULTS["float"]
+
+
+def default_device():
+    """The current default :class:`Device` (``ug.get_default_device()``)."""
+    device = _DEFAULTS["device"]
+    return CPU if device is None else device
 
 
 def from_numpy_dtype(np_dtype) -> DType:
@@ -83,7 +97,7 @@ def to_numpy_dtype(dtype) -> np.dtype:
     if isinstance(dtype, DType):
         return dtype.np_dtype
     if dtype is float:
-        return DEFAULT_FLOAT
+        return _DEFAULTS["float"]
     if dtype is int:
         return DEFAULT_INT
     if dtype is bool:
@@ -147,9 +161,9 @@ def result_dtype(dims_and_dtypes, scalars) -> np.dtype:
                               (2 if isinstance(s, float) else 1))
     if scalar_category >= 0:
         if result is None:
-            result = (np.dtype(np.bool_), DEFAULT_INT, DEFAULT_FLOAT)[scalar_category]
+            result = (np.dtype(np.bool_), DEFAULT_INT, _DEFAULTS["float"])[scalar_category]
         elif scalar_category > _category(result):
-            result = DEFAULT_INT if scalar_category == 1 else DEFAULT_FLOAT
+            result = DEFAULT_INT if scalar_category == 1 else _DEFAULTS["float"]
     return result
 
 

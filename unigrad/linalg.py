@@ -9,6 +9,7 @@ Example:
 from .ops.linalg import LinAlgError, cholesky, det, inv, matmul, matrix_norm, slogdet, solve
 from .ops.linalg import linalg_norm as norm
 from .ops.reduce import vector_norm
+from .ops.statistics import linalg_cross as cross
 
-__all__ = ["LinAlgError", "cholesky", "det", "inv", "matmul", "matrix_norm", "norm", "slogdet",
-           "solve", "vector_norm"]
+__all__ = ["LinAlgError", "cholesky", "cross", "det", "inv", "matmul", "matrix_norm", "norm",
+           "slogdet", "solve", "vector_norm"]

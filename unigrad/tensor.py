@@ -136,7 +136,7 @@ def _from_python(data, infer_dtype: bool = True) -> ndarray:
     if not infer_dtype:  # the caller casts once, straight from the exact values
         return array
     if array.dtype == np.float64 and not _has_numpy_float64(data):
-        array = array.astype(backend.DEFAULT_FLOAT)
+        array = array.astype(backend.default_float())
     elif array.dtype.kind in "iu" and array.dtype != backend.DEFAULT_INT:
         array = array.astype(backend.DEFAULT_INT)
     return array

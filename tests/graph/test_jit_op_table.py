@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import unigrad as ug
+from unigrad.graph.tracer import ConcretizationError
 from unigrad.tensor import Tensor
 
 from ..ops import harness
@@ -23,10 +24,13 @@ CASES, _ = harness.build_cases(SPECS)
 # random ops draw at run time; inside ug.jit they refuse to be traced (tested in test_jit.py)
 RANDOM_SPECS = {"dropout"}
 PARAMS = [pytest.param(case.spec, case.sample, id=case.case_id) for case in CASES
-          if case.spec.name not in RANDOM_SPECS]
+          if case.spec.name not in RANDOM_SPECS and case.spec.jit]
 GRADIENT_PARAMS = [pytest.param(case.spec, case.sample, id=case.case_id) for case in CASES
                    if case.spec.grad and case.sample.differentiable_indices()
-                   and case.spec.name not in RANDOM_SPECS]
+                   and case.spec.name not in RANDOM_SPECS and case.spec.jit]
+# ops whose result's shape depends on the values: ug.jit refuses them
+REFUSED_PARAMS = [pytest.param(case.spec, case.sample, id=case.case_id) for case in CASES
+                  if not case.spec.jit]
 
 
 def _outputs(out) -> list[np.ndarray]:
@@ -65,6 +69,14 @@ def test_jit_value_equals_eager(spec: OpSpec, sample: Sample):
             np.testing.assert_allclose(value, reference, rtol=1e-7, atol=1e-9,
                                        err_msg=f"output {index}")
     assert jitted.trace_count == 1
+
+
+@pytest.mark.parametrize("spec, sample", REFUSED_PARAMS)
+def test_jit_refuses_value_dependent_shapes(spec: OpSpec, sample: Sample):
+    function = lambda *tensors: spec.op(*tensors, **sample.kwargs)  # noqa: E731
+    tensors = [harness.make_tensor(a) if isinstance(a, np.ndarray) else a for a in sample.args]
+    with pytest.raises(ConcretizationError, match="shape depends on the values"):
+        ug.jit(function)(*tensors)
 
 
 @pytest.mark.parametrize("spec, sample", GRADIENT_PARAMS)

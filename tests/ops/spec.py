@@ -54,6 +54,9 @@ class OpSpec:
       float64 ones (``float32_tol``: their relative and absolute tolerance).
     - ``vmap``: check that ``ug.vmap(op)`` equals a loop over a batch; False only where
       vmap must refuse the op (say why at the spec, and test the refusal).
+    - ``jit``: check that ``ug.jit(op)`` equals eager; False only for ops whose result's
+      shape depends on the input's values, which ``ug.jit`` refuses
+      (``tests/graph/test_jit_op_table.py`` checks the refusal).
     """
 
     name: str
@@ -72,6 +75,7 @@ class OpSpec:
     float32: bool = True
     float32_tol: float = 1e-4
     vmap: bool = True
+    jit: bool = True
 
 
 def positive(rng: np.random.Generator, *shape) -> np.ndarray:

@@ -12,8 +12,9 @@ import inspect
 from . import methods
 from ._primitive import PRIMITIVES, Primitive, bind
 
-_FAMILY_NAMES = ("creation", "elementwise", "elementwise_math", "special", "reduce", "scans",
-                 "shape", "device", "indexing", "linalg", "nn_functional", "clipping", "control")
+_FAMILY_NAMES = ("creation", "sampling", "elementwise", "elementwise_math", "integer_math",
+                 "special", "reduce", "scans", "sorting", "statistics", "shape", "layout",
+                 "device", "indexing", "scatter", "linalg", "nn_functional", "clipping", "control")
 
 
 def _public_names(module) -> list:

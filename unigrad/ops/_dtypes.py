@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import backend
-from ..backend import DEFAULT_FLOAT, DEFAULT_INT, ndarray
+from ..backend import DEFAULT_INT, default_float, ndarray
 from ..tensor import Tensor, _make_tensor, as_array
 from . import elementwise as _elementwise
 
@@ -87,13 +87,13 @@ def float_operand(x):
     """Unary floating ops on integer or bool tensors compute in the default float dtype."""
     if isinstance(x, Tensor):
         if x._data.dtype.kind != "f":
-            return _cast_tensor(x, DEFAULT_FLOAT)
+            return _cast_tensor(x, default_float())
         return x
     if isinstance(x, np.generic):
         # NumPy scalars come from 0-d arithmetic inside rules: keep them plain arrays
         return np.asarray(x)
     if type(x) in _SCALARS or isinstance(x, (list, tuple)):
-        return _make_tensor(as_array(x, DEFAULT_FLOAT))
+        return _make_tensor(as_array(x, default_float()))
     if not hasattr(x, "dtype"):
         raise TypeError(f"expected a Tensor, an array or a number as input, got "
                         f"{type(x).__name__}")
@@ -104,9 +104,9 @@ def true_divide_dtype(a, b):
     """True division of integer tensors gives the default float dtype."""
     a, b = coerce_operands(a, b)
     if isinstance(a, Tensor) and a._data.dtype.kind != "f":
-        a = _cast_tensor(a, DEFAULT_FLOAT)
+        a = _cast_tensor(a, default_float())
     if isinstance(b, Tensor) and b._data.dtype.kind != "f":
-        b = _cast_tensor(b, DEFAULT_FLOAT)
+        b = _cast_tensor(b, default_float())
     if isinstance(a, Tensor) and not isinstance(b, Tensor):
         b = float(b)
     elif isinstance(b, Tensor) and not isinstance(a, Tensor):

@@ -12,22 +12,20 @@ Example:
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 from .. import _state, backend
-from ..backend import DEFAULT_FLOAT, DEFAULT_INT
+from ..backend import DEFAULT_INT
 from ..interpreters.batching import per_example, randomness_levels
 from ..tensor import Tensor, _make_tensor, as_array, note_created
+from ._generators import LOCK as _generator_lock
+from ._generators import Generator, default_generator, numpy_generator
 from .shape import _as_shape
 
-_generator_lock = threading.Lock()
-_generator = np.random.default_rng(0)
 
-
-def manual_seed(seed: int):
-    """Seed the generator behind ``rand``, ``randn``, ``randint``, dropout and initializers.
+def manual_seed(seed: int) -> Generator:
+    """Seed the default generator (behind ``rand``, ``randn``, ``randint``, dropout,
+    initializers and every sampler called without ``generator=``); returns it.
 
     Example:
         >>> import unigrad as ug
@@ -37,12 +35,7 @@ def manual_seed(seed: int):
         >>> bool((a == ug.rand(2)).all())
         True
     """
-    global _generator
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
-        raise TypeError(f"manual_seed expected an int seed, got {type(seed).__name__}")
-    with _generator_lock:
-        _generator = np.random.default_rng(int(seed))
-    return _generator
+    return default_generator.manual_seed(seed)
 
 
 def _refuse_while_tracing(name: str) -> None:
@@ -55,23 +48,23 @@ def _refuse_while_tracing(name: str) -> None:
 
 
 def generator() -> np.random.Generator:
-    """The process-wide NumPy generator used for random tensors.
+    """The NumPy generator behind the default generator (``ug.default_generator``).
 
     Example:
         >>> import unigrad as ug
-        >>> ug.manual_seed(3) is ug.generator()
-        True
         >>> type(ug.generator()).__name__
         'Generator'
+        >>> ug.generator() is ug.generator()
+        True
     """
-    return _generator
+    return numpy_generator(None)
 
 
 def _finish(array, dtype, device, requires_grad) -> Tensor:
     if dtype is not None:
         array = array.astype(backend.to_numpy_dtype(dtype), copy=False)
-    if device is not None:
-        array = backend.to_device(array, backend.Device(device))
+    if device is not None or backend.default_device() is not backend.CPU:
+        array = backend.to_device(array, backend.Device(device or backend.default_device()))
     tensor = note_created(_make_tensor(array))
     if requires_grad:
         tensor.requires_grad_(True)
@@ -90,6 +83,8 @@ def tensor(data, dtype=None, requires_grad: bool = False, device=None) -> Tensor
         >>> ug.tensor(2.0, requires_grad=True)
         tensor(2., requires_grad=True)
     """
+    if device is None and backend.default_device() is not backend.CPU:
+        device = backend.default_device()
     return Tensor(data, dtype=dtype, requires_grad=requires_grad, device=device)
 
 
@@ -147,7 +142,7 @@ def from_dlpack(obj) -> Tensor:
 
 
 def _default_dtype(dtype):
-    return DEFAULT_FLOAT if dtype is None else backend.to_numpy_dtype(dtype)
+    return backend.default_float() if dtype is None else backend.to_numpy_dtype(dtype)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -161,7 +156,7 @@ def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
         (2, 3)
     """
     shape = _as_shape(size)
-    xp = backend.namespace(device or "cpu")
+    xp = backend.namespace(device or backend.default_device())
     return _finish(xp.zeros(shape, _default_dtype(dtype)), None, None, requires_grad)
 
 
@@ -176,7 +171,7 @@ def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
         tensor([1, 1])
     """
     shape = _as_shape(size)
-    xp = backend.namespace(device or "cpu")
+    xp = backend.namespace(device or backend.default_device())
     return _finish(xp.ones(shape, _default_dtype(dtype)), None, None, requires_grad)
 
 
@@ -204,7 +199,7 @@ def full(size, fill_value, dtype=None, device=None, requires_grad: bool = False)
     shape = _as_shape((size,)) if not isinstance(size, int) else (size,)
     if dtype is None:
         dtype = as_array(fill_value).dtype
-    xp = backend.namespace(device or "cpu")
+    xp = backend.namespace(device or backend.default_device())
     return _finish(xp.full(shape, fill_value, backend.to_numpy_dtype(dtype)), None, None,
                    requires_grad)
 
@@ -280,8 +275,9 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad: bool
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if dtype is None:
-        dtype = DEFAULT_FLOAT if any(isinstance(v, float) for v in values) else DEFAULT_INT
-    xp = backend.namespace(device or "cpu")
+        floats = any(isinstance(v, float) for v in values)
+        dtype = backend.default_float() if floats else DEFAULT_INT
+    xp = backend.namespace(device or backend.default_device())
     return _finish(xp.arange(*values, dtype=backend.to_numpy_dtype(dtype)), None, None,
                    requires_grad)
 
@@ -296,7 +292,7 @@ def linspace(start, end, steps: int, dtype=None, device=None, requires_grad: boo
     """
     if not isinstance(steps, (int, np.integer)) or steps < 0:
         raise RuntimeError(f"number of steps must be non-negative, got {steps!r}")
-    xp = backend.namespace(device or "cpu")
+    xp = backend.namespace(device or backend.default_device())
     return _finish(xp.linspace(float(start), float(end), int(steps)).astype(_default_dtype(dtype)),
                    None, None, requires_grad)
 
@@ -310,12 +306,51 @@ def eye(n: int, m: int | None = None, dtype=None, device=None, requires_grad: bo
         tensor([[1., 0., 0.],
                 [0., 1., 0.]])
     """
-    xp = backend.namespace(device or "cpu")
+    xp = backend.namespace(device or backend.default_device())
     return _finish(xp.eye(n, m, dtype=_default_dtype(dtype)), None, None, requires_grad)
 
 
-def rand(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """Uniform samples in [0, 1) from the seeded generator.
+def _draw(name: str, generator, shape: tuple, sample):
+    """``sample(numpy_generator, full_shape)`` under the generator lock, with the sizes of
+    the vmap levels drawing per-example numbers in front of ``shape``; returns the array
+    and those levels (for :func:`per_example`). Refused while tracing, as ``rand``."""
+    _refuse_while_tracing(name)
+    levels = randomness_levels(name)
+    rng = numpy_generator(generator)
+    with _generator_lock:
+        array = sample(rng, _batch_sizes(levels) + tuple(shape))
+    return array, levels
+
+
+def _check_requires_grad(np_dtype: np.dtype, requires_grad: bool) -> None:
+    if requires_grad and np_dtype.kind != "f":
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                           "gradients")
+
+
+_TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                "uint8": "Byte", "bool": "Bool", "float16": "Half", "float32": "Float",
+                "float64": "Double"}
+
+
+def _not_implemented(kernel: str, np_dtype: np.dtype) -> NotImplementedError:
+    """PyTorch's error for a sampling kernel that has no version for ``np_dtype``."""
+    return NotImplementedError(f'"{kernel}" not implemented for '
+                               f"'{_TORCH_NAMES[np.dtype(np_dtype).name]}'")
+
+
+def _floating_sample(name: str, kernel: str, size: tuple, generator, dtype, device,
+                     requires_grad: bool, sample) -> Tensor:
+    np_dtype = _default_dtype(dtype)
+    if np_dtype.kind != "f":
+        raise _not_implemented(kernel, np_dtype)
+    array, levels = _draw(name, generator, _as_shape(size), sample)
+    return per_example(_finish(array.astype(np_dtype), None, device, requires_grad), levels)
+
+
+def rand(*size, generator: Generator | None = None, dtype=None, device=None,
+         requires_grad: bool = False) -> Tensor:
+    """Uniform samples in [0, 1) (default float dtype) from ``generator`` (or the default one).
 
     Example:
         >>> import unigrad as ug
@@ -325,17 +360,14 @@ def rand(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
         >>> bool(((x >= 0) & (x < 1)).all())
         True
     """
-    shape = _as_shape(size)
-    _refuse_while_tracing("rand")
-    levels = randomness_levels("rand")
-    with _generator_lock:
-        array = _generator.random(_batch_sizes(levels) + shape, dtype=np.float64)
-    return per_example(_finish(array.astype(_default_dtype(dtype)), None, device, requires_grad),
-                       levels)
+    return _floating_sample("rand", "check_uniform_bounds", size, generator, dtype, device,
+                            requires_grad,
+                            lambda rng, shape: rng.random(shape, dtype=np.float64))
 
 
-def randn(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """Standard normal samples from the seeded generator.
+def randn(*size, generator: Generator | None = None, dtype=None, device=None,
+          requires_grad: bool = False) -> Tensor:
+    """Standard normal samples (default float dtype) from ``generator`` (or the default one).
 
     Example:
         >>> import unigrad as ug
@@ -345,17 +377,50 @@ def randn(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
         >>> bool((a == ug.randn(3)).all())
         True
     """
-    shape = _as_shape(size)
-    _refuse_while_tracing("randn")
-    levels = randomness_levels("randn")
-    with _generator_lock:
-        array = _generator.standard_normal(_batch_sizes(levels) + shape)
-    return per_example(_finish(array.astype(_default_dtype(dtype)), None, device, requires_grad),
-                       levels)
+    return _floating_sample("randn", "normal_kernel_cpu", size, generator, dtype, device,
+                            requires_grad, lambda rng, shape: rng.standard_normal(shape))
 
 
-def randint(low, high=None, size=(), dtype=None, device=None) -> Tensor:
-    """Integers in ``[low, high)`` from the seeded generator.
+def _integer_bound(value, name: str) -> int:
+    if isinstance(value, Tensor) and value._data.ndim == 0:
+        value = value.item()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"randint(): argument '{name}' must be int, not {type(value).__name__}")
+    return int(value)
+
+
+def _size_argument(size, function: str, position: int) -> tuple:
+    if size is None:
+        raise TypeError(f"{function}() missing required argument 'size' (pos {position})")
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"{function}(): argument 'size' (position {position}) must be tuple of "
+                        f"ints, not {type(size).__name__}")
+    return _as_shape((tuple(size),))
+
+
+def _random_integers(name: str, low: int, high: int, shape: tuple, generator, np_dtype,
+                     device, requires_grad: bool) -> Tensor:
+    """Integers in ``[low, high)`` as ``np_dtype`` (PyTorch's ``random_(from, to)`` checks)."""
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                           f">= to={high}")
+    if np_dtype.kind in "iu":
+        info = np.iinfo(np_dtype)
+        if low < info.min or high - 1 > info.max:
+            bound = "from" if low < info.min else "to - 1"
+            raise RuntimeError(f"{bound} is out of bounds for {np_dtype.name}")
+    _check_requires_grad(np_dtype, requires_grad)
+    array, levels = _draw(name, generator, shape,
+                          lambda rng, full: rng.integers(low, high, size=full))
+    return per_example(_finish(array.astype(np_dtype), None, device, requires_grad), levels)
+
+
+def randint(low=0, high=None, size=None, *, generator: Generator | None = None, dtype=None,
+            device=None, requires_grad: bool = False) -> Tensor:
+    """Integers in ``[low, high)`` (int64 by default), as ``torch.randint``.
+
+    Called as ``randint(high, size)`` or ``randint(low, high, size)`` (or with
+    keywords); ``size`` must be a tuple or list.
 
     Example:
         >>> import unigrad as ug
@@ -364,18 +429,19 @@ def randint(low, high=None, size=(), dtype=None, device=None) -> Tensor:
         ((2, 3), unigrad.int64)
         >>> bool(((x >= 0) & (x < 10)).all())
         True
-        >>> ug.randint(3, (4,)).shape      # PyTorch's randint(high, size)
+        >>> ug.randint(3, (4,)).shape      # randint(high, size)
         (4,)
     """
-    if high is None or isinstance(high, (tuple, list)):  # randint(high) / randint(high, size)
-        low, high, size = 0, low, size if high is None else high
-    levels = randomness_levels("randint")
-    shape = _as_shape((size,)) if not isinstance(size, int) else (size,)
-    with _generator_lock:
-        array = _generator.integers(low, high, size=_batch_sizes(levels) + shape)
-    return per_example(_finish(array.astype(DEFAULT_INT if dtype is None else
-                                            backend.to_numpy_dtype(dtype)), None, device, False),
-                       levels)
+    position = 3
+    if size is None and high is not None:  # randint(high, size)
+        low, high, size, position = 0, low, high, 2
+    elif high is None:  # randint(high, size=...)
+        low, high, position = 0, low, 2
+    low, high = _integer_bound(low, "low"), _integer_bound(high, "high")
+    shape = _size_argument(size, "randint", position)
+    np_dtype = DEFAULT_INT if dtype is None else backend.to_numpy_dtype(dtype)
+    return _random_integers("randint", low, high, shape, generator, np_dtype, device,
+                            requires_grad)
 
 
 def _batch_sizes(levels: list) -> tuple:
@@ -383,7 +449,8 @@ def _batch_sizes(levels: list) -> tuple:
     return tuple(level.size for level in levels)
 
 
-def rand_like(input, dtype=None) -> Tensor:
+def rand_like(input: Tensor, *, generator: Generator | None = None, dtype=None, device=None,
+              requires_grad: bool = False) -> Tensor:
     """:func:`rand` with the shape (and dtype) of ``input``.
 
     Example:
@@ -392,10 +459,12 @@ def rand_like(input, dtype=None) -> Tensor:
         >>> x.shape, x.dtype
         ((2, 2), unigrad.float32)
     """
-    return rand(*input.shape, dtype=dtype or input.dtype)
+    return rand(*input.shape, generator=generator, dtype=dtype or input.dtype,
+                device=device, requires_grad=requires_grad)
 
 
-def randn_like(input, dtype=None) -> Tensor:
+def randn_like(input: Tensor, *, generator: Generator | None = None, dtype=None, device=None,
+               requires_grad: bool = False) -> Tensor:
     """:func:`randn` with the shape (and dtype) of ``input``.
 
     Example:
@@ -404,4 +473,5 @@ def randn_like(input, dtype=None) -> Tensor:
         >>> x.shape, x.dtype
         ((3,), unigrad.float64)
     """
-    return randn(*input.shape, dtype=dtype or input.dtype)
+    return randn(*input.shape, generator=generator, dtype=dtype or input.dtype,
+                 device=device, requires_grad=requires_grad)

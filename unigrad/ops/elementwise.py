@@ -239,6 +239,10 @@ def _remainder_vjp(g, out, needs, x, y):
 
 remainder_p = Primitive("remainder", np.remainder, _same, kind="elementwise",
                         vjp=_remainder_vjp, ufunc="remainder")
+# PyTorch: d/dother = -trunc(input / other)
+fmod_p = Primitive("fmod", np.fmod, _same, kind="elementwise", ufunc="fmod",
+                   vjp=lambda g, out, needs, x, y: (g if needs[0] else None,
+                                                    -g * trunc(x / y) if needs[1] else None))
 floordiv_p = Primitive("floordiv", np.floor_divide, _same, kind="elementwise",
                        differentiable=False, ufunc="floor_divide")
 
@@ -393,9 +397,9 @@ multiply = mul
 subtract = sub
 
 
-@op(methods=("trunc",))
+@op(methods=("trunc", "fix"), inplace=("trunc_", "fix_"))
 def trunc(input):
-    """Round towards zero (zero gradient).
+    """Round towards zero (zero gradient); ``fix`` is the same function.
 
     Example:
         >>> import unigrad as ug
@@ -521,11 +525,21 @@ def remainder(input, other):
         >>> ug.remainder(ug.tensor([-3, 3]), 2)
         tensor([1, 1])
     """
-    return bind(remainder_p, *coerce_operands(input, other))
+    input, other = coerce_operands(input, other)
+    _check_integer_divisor(other)
+    return bind(remainder_p, input, other)
+
+
+def _check_integer_divisor(other) -> None:
+    """PyTorch's error for an integer division by zero (on concrete values)."""
+    data = other._data if isinstance(other, Tensor) else other
+    if type(data) in (int, _ndarray) and np.asarray(data).dtype.kind in "iu" and \
+            not np.all(data):
+        raise RuntimeError("ZeroDivisionError")
 
 
 
-@op(methods=("fmod",))
+@op(methods=("fmod",), inplace=("fmod_",))
 def fmod(input, other):
     """C-style remainder (sign of the dividend), as ``torch.fmod``.
 
@@ -535,9 +549,8 @@ def fmod(input, other):
         tensor([-1.,  1.])
     """
     input, other = coerce_operands(input, other)
-    if isinstance(input, Tensor) and input._data.dtype.kind != "f":
-        return input - trunc(input / other).long() * other
-    return input - trunc(input / other) * other
+    _check_integer_divisor(other)
+    return bind(fmod_p, input, other)
 
 
 @op(methods=("floor_divide",))
@@ -706,15 +719,34 @@ def ceil(input):
 
 
 @op(methods=("round",), inplace=("round_",))
-def round(input):
-    """Round half to even (zero gradient).
+def round(input, *, decimals: int = 0):
+    """Round half to even to ``decimals`` decimal places (negative: to tens, hundreds...);
+    zero gradient. As PyTorch, ``round(x * 10 ** decimals) / 10 ** decimals`` in the input's
+    dtype, and integers accept no ``decimals``.
 
     Example:
         >>> import unigrad as ug
         >>> ug.round(ug.tensor([0.5, 1.5, 2.7]))
         tensor([0., 2., 3.])
+        >>> ug.round(ug.tensor([1.2345, 2.5]), decimals=2)
+        tensor([1.2300, 2.5000])
+        >>> ug.round(ug.tensor([1234.5, 25.0]), decimals=-1)
+        tensor([1230.,   20.])
     """
-    return _bind_unary(round_p, input)
+    if not isinstance(decimals, (int, np.integer)) or isinstance(decimals, bool):
+        raise TypeError(f"round(): argument 'decimals' must be int, not "
+                        f"{type(decimals).__name__}")
+    if decimals == 0:
+        return _bind_unary(round_p, input)
+    if isinstance(input, Tensor) and input._data.dtype.kind != "f":
+        from .integer_math import torch_dtype_name
+        raise NotImplementedError(f'"round_cpu" not implemented for '
+                                  f"'{torch_dtype_name(input._data.dtype)}'")
+    if decimals > 0:
+        scale = 10.0 ** decimals
+        return _bind_unary(round_p, input * scale) / scale
+    scale = 10.0 ** -decimals
+    return _bind_unary(round_p, input / scale) * scale
 
 
 # ----------------------------------------------------------------------------- composites

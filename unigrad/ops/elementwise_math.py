@@ -541,7 +541,7 @@ def sgn(input):
     return where(isnan(input), 0.0, sign(input))
 
 
-@op(methods=("addcmul",), inplace=("addcmul_",))
+@op(methods=("addcmul",))
 def addcmul(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 * tensor2``.
 
@@ -554,7 +554,7 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     return input + (product * value if value != 1 else product)
 
 
-@op(methods=("addcdiv",), inplace=("addcdiv_",))
+@op(methods=("addcdiv",))
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 / tensor2``.
 

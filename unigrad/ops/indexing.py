@@ -185,8 +185,9 @@ def _convert_item(item):
         data = _tensor_index_data(item)
     elif isinstance(item, backend.ndarray) or hasattr(item, "__cuda_array_interface__"):
         data = item
-    elif isinstance(item, (list, tuple)):
-        data = np.asarray(item)
+    elif isinstance(item, (list, tuple, range)):
+        data = np.asarray([backend.to_numpy(part._data) if isinstance(part, Tensor) else part
+                           for part in item])
         if data.size == 0:
             data = data.astype(np.int64)
     else:
@@ -282,6 +283,16 @@ def _check_array(item: IndexArray, dim: int, shape: tuple) -> None:
     _check_position(low if low < -size else high, dim, size)
 
 
+def _sequence_as_tuple(index) -> bool:
+    """PyTorch's rule for a list index: fewer than 32 items, one of them a tensor, array,
+    sequence, slice, Ellipsis or None, and it indexes as the tuple of its items
+    (``x[[rows, cols]]`` is ``x[rows, cols]``); otherwise it is one index array."""
+    if not isinstance(index, list) or len(index) >= 32:
+        return False
+    return any(item is None or item is Ellipsis or isinstance(
+        item, (Tensor, backend.ndarray, list, tuple, range, slice)) for item in index)
+
+
 def normalize_index(index, shape: tuple) -> Index:
     """Check ``index`` against ``shape`` and describe it as an :class:`Index`.
 
@@ -290,7 +301,8 @@ def normalize_index(index, shape: tuple) -> Index:
         >>> normalize_index((0, slice(1, None)), (3, 4)).basic
         True
     """
-    raw = index if isinstance(index, tuple) else (index,)
+    raw = index if isinstance(index, tuple) else \
+        tuple(index) if _sequence_as_tuple(index) else (index,)
     items = tuple(_convert_item(item) for item in raw)
     if sum(item is Ellipsis for item in items) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")

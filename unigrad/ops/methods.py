@@ -9,7 +9,7 @@ Every op declares its own Tensor method names where it is defined
 from __future__ import annotations
 
 from ..tensor import Tensor
-from . import creation, shape
+from . import creation, integer_math, shape
 from . import elementwise as ew
 from .registry import op
 
@@ -31,12 +31,12 @@ OPERATORS = {
     "__neg__": ew.neg, "__pos__": lambda self: self, "__abs__": ew.abs,
     "__eq__": ew.eq, "__ne__": ew.ne, "__lt__": ew.lt, "__le__": ew.le,
     "__gt__": ew.gt, "__ge__": ew.ge,
-    "__and__": ew.logical_and, "__or__": ew.logical_or, "__xor__": ew.logical_xor,
-    "__invert__": ew.logical_not,
+    **integer_math.OPERATORS,  # & | ^ ~ << >>: bitwise (logical on bools), as in PyTorch
 }
 
 _INPLACE_OPERATORS = {"__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_",
-                      "__itruediv__": "div_", "__ipow__": "pow_"}
+                      "__itruediv__": "div_", "__ipow__": "pow_",
+                      **integer_math.INPLACE_OPERATORS}
 
 # ----------------------------------------------------------------------------- conversions
 # Tensor methods that are not ops of their own: each is declared with the method names

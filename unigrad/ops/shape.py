@@ -656,6 +656,8 @@ def unbind(input, dim: int = 0) -> tuple:
         [[1.0, 3.0], [2.0, 4.0]]
     """
     shape = tuple(input.shape)
+    if not shape:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     axis = _dim(dim, len(shape))
     return tuple(select(input, axis, i) for i in range(shape[axis]))
 
@@ -765,7 +767,7 @@ def tile(input, dims):
 
 
 @op(methods=("repeat_interleave",))
-def repeat_interleave(input, repeats, dim: int | None = None, *, output_size=None):
+def repeat_interleave(input, repeats=None, dim: int | None = None, *, output_size=None):
     """Repeat each element ``repeats`` times (an int, or one count per element) along ``dim``.
 
     Without ``dim`` the input is flattened first; ``output_size`` is accepted
@@ -775,8 +777,13 @@ def repeat_interleave(input, repeats, dim: int | None = None, *, output_size=Non
         >>> import unigrad as ug
         >>> ug.repeat_interleave(ug.tensor([1.0, 2.0]), 2)
         tensor([1., 1., 2., 2.])
+        >>> ug.repeat_interleave(ug.tensor([2, 1]))
+        tensor([0, 0, 1])
     """
     index_select = _indexing.index_select
+    if repeats is None:  # repeat_interleave(repeats): each index repeated repeats[i] times
+        counts = np.asarray(input.tolist(), dtype=np.int64).reshape(-1)
+        return repeat_interleave(Tensor(np.arange(counts.size, dtype=np.int64)), counts)
     if dim is None:
         input = reshape(input, (-1,))
         dim = 0

@@ -1,7 +1,14 @@
 """Special functions with PyTorch's names and semantics: the log-gamma function and its
-derivatives (``lgamma``, ``digamma``, ``polygamma``, ``mvlgamma``) and the inverse
-error function (``erfinv``), and the modified Bessel functions of the first kind
-(``i0``, ``i1`` and their exponentially scaled ``i0e``, ``i1e``).
+derivatives (``lgamma``, ``digamma``, ``polygamma``, ``mvlgamma``), the inverse
+error function (``erfinv``), the modified Bessel functions of the first kind
+(``i0``, ``i1`` and their exponentially scaled ``i0e``, ``i1e``), the normal distribution
+(``ndtr``, ``log_ndtr``, ``ndtri``), ``erfcx``, ``entr``, the Hurwitz ``zeta``, the
+regularized incomplete gamma functions (``igamma``/``gammainc``, ``igammac``/``gammaincc``)
+the Bessel functions ``bessel_j0``, ``bessel_j1``, ``bessel_y0``, ``bessel_y1`` and the
+modified ``modified_bessel_k0``, ``modified_bessel_k1`` (and their ``scaled_`` forms);
+``torch.special``'s aliases ``expit``, ``gammaln``, ``psi`` and ``multigammaln``;
+``spherical_bessel_j0`` and the orthogonal polynomials (Chebyshev, Hermite, Laguerre,
+Legendre) of ``torch.special``.
 
 Each kernel uses ``scipy.special`` when it can be imported and a NumPy-only fallback
 otherwise (SciPy is not a dependency). Poles give what PyTorch gives: ``lgamma`` is
@@ -23,14 +30,22 @@ import math
 
 import numpy as np
 
-from ._dtypes import float_operand
+from ..tensor import Tensor
+from . import _orthogonal_polynomials as polynomials
+from . import _special_fallbacks as fallbacks
+from ._dtypes import coerce_operands, float_operand
 from ._primitive import Primitive, bind
 from ._shape_rules import elementwise_rule
-from .elementwise import _unary_public, abs, exp, sign, where
-from .elementwise_math import _example
+from .elementwise import _unary_public, abs, exp, isinf, log, sigmoid, sign, sin, where
+from .elementwise_math import _example, _float_pair
 from .registry import op
 
-__all__ = ["lgamma", "digamma", "polygamma", "erfinv", "mvlgamma", "i0", "i0e", "i1", "i1e"]
+__all__ = ["lgamma", "digamma", "polygamma", "erfinv", "mvlgamma", "i0", "i0e", "i1", "i1e",
+           "erfcx", "ndtr", "log_ndtr", "ndtri", "entr", "zeta", "bessel_j0", "bessel_j1",
+           "igamma", "igammac", "gammainc", "gammaincc", "expit", "gammaln", "psi",
+           "multigammaln", "spherical_bessel_j0", "bessel_y0", "bessel_y1", "modified_bessel_k0",
+           "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+           *polynomials.KINDS]
 
 _same = elementwise_rule()
 
@@ -406,3 +421,336 @@ i1 = _unary_public(i1_p, "The modified Bessel function of the first kind, order 
     "i1", "ug.tensor([0.0, 1.0])", "tensor([0.0000, 0.5652])"), methods=())
 i1e = _unary_public(i1e_p, "``i1(input) * exp(-|input|)``, without overflow." + _example(
     "i1e", "ug.tensor([0.0, 1.0])", "tensor([0.0000, 0.2079])"), methods=())
+
+
+# ============================================================================= special functions II
+# (the NumPy-only kernels live in ``_special_fallbacks``)
+
+def _scipy_kernel(name, fallback, fix=None):
+    """An elementwise impl: CuPy's, SciPy's (then ``fix(result, *inputs)``) or ``fallback``."""
+    def impl(*arrays):
+        if any(hasattr(a, "__cuda_array_interface__") for a in arrays):  # CuPy
+            import cupyx.scipy.special
+            return getattr(cupyx.scipy.special, name)(*arrays)
+        dtype = np.result_type(*arrays)
+        special = _scipy_special()
+        with np.errstate(all="ignore"):
+            if special is None:
+                return np.asarray(fallback(*arrays)).astype(dtype, copy=False)
+            result = np.asarray(getattr(special, name)(*arrays))
+            if fix is not None:
+                result = fix(result, *arrays)
+        return result.astype(dtype, copy=False)
+    return impl
+
+
+def _zeta_fix(result, x, q):
+    # PyTorch (Cephes without the large-q expansion): NaN at q = inf unless x == 1
+    return np.where((q == np.inf) & (x != 1), np.nan, result)
+
+
+_SQRT_2PI = math.sqrt(2.0 * math.pi)
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+def _entr_fallback(x):
+    with np.errstate(all="ignore"):
+        value = -x * np.log(x)
+    return np.where(x > 0, value, np.where(x == 0, 0.0, np.where(x < 0, -np.inf, x)))
+
+
+def _incomplete_gamma_fix(upper):
+    def fix(result, a, x):
+        # PyTorch's order of edge cases: x == 0 first, then infinite a, then infinite x
+        with np.errstate(invalid="ignore"):
+            result = np.where(np.isinf(x) & (a > 0) & ~np.isinf(a), float(not upper), result)
+            result = np.where(np.isinf(x) & np.isnan(a), float(not upper), result)
+            result = np.where(np.isinf(a) & np.isnan(x), float(upper), result)
+            result = np.where((x == 0) & np.isnan(a), float(upper), result)
+        return result
+    return fix
+
+
+_TORCH_INTEGER_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                        "uint8": "Byte", "bool": "Bool"}
+
+
+def _incomplete_gamma_operands(name, input, other):
+    """The operands promoted; PyTorch has no integer kernel of igamma/igammac."""
+    input, other = coerce_operands(input, other)
+    dtype = next((v._data.dtype for v in (input, other) if isinstance(v, Tensor)), None)
+    if dtype is not None and dtype.kind != "f":
+        raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                  f"'{_TORCH_INTEGER_NAMES.get(dtype.name, dtype.name)}'")
+    return _float_pair(input, other)
+
+
+def _not_implemented(name):
+    raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+
+
+def _zeta_vjp(g, out, needs, x, q):
+    # PyTorch: d/dq zeta(x, q) = -x zeta(x + 1, q); none for x
+    if needs[0]:
+        _not_implemented("zeta")
+    return None, (g * -x * bind(zeta_p, x + 1.0, q) if needs[1] else None)
+
+
+def _incomplete_gamma_vjp(name, sign):
+    def vjp(g, out, needs, a, x):
+        # PyTorch: d/dx P(a, x) = x^(a-1) e^(-x) / Gamma(a); none for a
+        if needs[0]:
+            _not_implemented(f"{name}: input")
+        if not needs[1]:
+            return None, None
+        log_gamma = _math_lgamma_scalar(a) if isinstance(a, (int, float)) else lgamma(a)
+        return None, sign * g * exp((a - 1.0) * log(x) - x - log_gamma)
+    return vjp
+
+
+def _bessel_j1_vjp(g, out, needs, x):
+    zero, reciprocal = _safe_reciprocal(x)
+    return (g * where(zero, 0.5, bessel_j0(x) - out * reciprocal),)
+
+
+def _elementwise(name, impl, vjp, *, saves="inputs", backward_name=None):
+    return Primitive(name, impl, _same, kind="elementwise", vjp=vjp, saves=saves,
+                     backward_name=backward_name)
+
+
+def _torch_special(name):
+    """PyTorch's node name of a ``torch.special`` op: ``SpecialLogNdtrBackward0``."""
+    return "Special" + "".join(part.capitalize() for part in name.split("_")) + "Backward0"
+
+
+erfcx_p = _elementwise(
+    "erfcx", _scipy_kernel("erfcx", fallbacks.erfcx_fallback),
+    lambda g, out, needs, x: (g * (2.0 * x * out - _TWO_OVER_SQRT_PI),),
+    saves="inputs and output", backward_name=_torch_special("erfcx"))
+ndtr_p = _elementwise(
+    "ndtr", _scipy_kernel("ndtr", fallbacks.ndtr_fallback),
+    lambda g, out, needs, x: (g * exp(-0.5 * x * x) / _SQRT_2PI,))
+log_ndtr_p = _elementwise(
+    "log_ndtr", _scipy_kernel("log_ndtr", fallbacks.log_ndtr_fallback),
+    lambda g, out, needs, x: (g / _SQRT_2PI * exp(-(out + 0.5 * x * x)),),
+    saves="inputs and output", backward_name=_torch_special("log_ndtr"))
+ndtri_p = _elementwise(
+    "ndtri", _scipy_kernel("ndtri", fallbacks.ndtri_fallback),
+    lambda g, out, needs, x: (g * _SQRT_2PI * exp(0.5 * out * out),),
+    saves="output", backward_name=_torch_special("ndtri"))
+entr_p = _elementwise(
+    "entr", _scipy_kernel("entr", _entr_fallback),
+    lambda g, out, needs, x: (-g * (1.0 + log(x)),), backward_name=_torch_special("entr"))
+bessel_j0_p = _elementwise(
+    "bessel_j0", _scipy_kernel("j0", lambda x: fallbacks.bessel_j_fallback(x, 0)),
+    lambda g, out, needs, x: (-g * bessel_j1(x),))
+bessel_j1_p = _elementwise(
+    "bessel_j1", _scipy_kernel("j1", lambda x: fallbacks.bessel_j_fallback(x, 1)),
+    _bessel_j1_vjp, saves="inputs and output")
+bessel_y0_p = _elementwise(
+    "bessel_y0", _scipy_kernel("y0", lambda x: fallbacks.bessel_y_fallback(x, 0)),
+    lambda g, out, needs, x: (-g * bessel_y1(x),))
+bessel_y1_p = _elementwise(
+    "bessel_y1", _scipy_kernel("y1", lambda x: fallbacks.bessel_y_fallback(x, 1)),
+    lambda g, out, needs, x: (g * (bessel_y0(x) - out / x),), saves="inputs and output")
+
+
+def _bessel_k_kernel(order, scaled):
+    name = f"k{order}" + ("e" if scaled else "")
+    return _scipy_kernel(name, lambda x: fallbacks.bessel_k_fallback(x, order, scaled))
+
+
+modified_bessel_k0_p = _elementwise(
+    "modified_bessel_k0", _bessel_k_kernel(0, False),
+    lambda g, out, needs, x: (-g * modified_bessel_k1(x),))
+modified_bessel_k1_p = _elementwise(
+    "modified_bessel_k1", _bessel_k_kernel(1, False),
+    lambda g, out, needs, x: (-g * (modified_bessel_k0(x) + out / x),),
+    saves="inputs and output")
+scaled_modified_bessel_k0_p = _elementwise(
+    "scaled_modified_bessel_k0", _bessel_k_kernel(0, True),
+    lambda g, out, needs, x: (g * (out - scaled_modified_bessel_k1(x)),),
+    saves="inputs and output")
+scaled_modified_bessel_k1_p = _elementwise(
+    "scaled_modified_bessel_k1", _bessel_k_kernel(1, True),
+    lambda g, out, needs, x: (g * (out - scaled_modified_bessel_k0(x) - out / x),),
+    saves="inputs and output")
+zeta_p = _elementwise(
+    "zeta", _scipy_kernel("zeta", fallbacks.zeta_fallback, fix=_zeta_fix), _zeta_vjp,
+    backward_name=_torch_special("zeta"))
+igamma_p = _elementwise(
+    "igamma", _scipy_kernel("gammainc", fallbacks.gammainc_fallback,
+                            fix=_incomplete_gamma_fix(False)),
+    _incomplete_gamma_vjp("igamma", 1.0))
+igammac_p = _elementwise(
+    "igammac", _scipy_kernel("gammaincc", lambda a, x: fallbacks.gammainc_fallback(a, x, True),
+                             fix=_incomplete_gamma_fix(True)),
+    _incomplete_gamma_vjp("igammac", -1.0))
+
+erfcx = _unary_public(erfcx_p, "The scaled complementary error function "
+                      "``exp(input^2) * erfc(input)``, without overflow for large input."
+                      + _example("erfcx", "ug.tensor([0.0, 30.0])", "tensor([1.0000, 0.0188])"),
+                      methods=())
+ndtr = _unary_public(ndtr_p, "The standard normal distribution function "
+                     "``(1 + erf(input / sqrt(2))) / 2``."
+                     + _example("ndtr", "ug.tensor([0.0, 1.0])", "tensor([0.5000, 0.8413])"),
+                     methods=())
+log_ndtr = _unary_public(log_ndtr_p, "``log(ndtr(input))``, accurate for very negative input."
+                         + _example("log_ndtr", "ug.tensor([-40.0, 0.0])",
+                                    "tensor([-804.6084,   -0.6931])"), methods=())
+ndtri = _unary_public(ndtri_p, "The normal quantile, the inverse of :func:`ndtr` "
+                      "(``-inf`` at 0, ``inf`` at 1, NaN outside [0, 1])."
+                      + _example("ndtri", "ug.tensor([0.5, 0.975])", "tensor([0.0000, 1.9600])"),
+                      methods=())
+entr = _unary_public(entr_p, "The entropy term ``-input * log(input)``: 0 at 0, ``-inf`` below."
+                     + _example("entr", "ug.tensor([0.0, 0.5, -1.0])",
+                                "tensor([0.0000, 0.3466,   -inf])"), methods=())
+bessel_j0 = _unary_public(bessel_j0_p, "The Bessel function of the first kind of order 0."
+                          + _example("bessel_j0", "ug.tensor([0.0, 1.0])",
+                                     "tensor([1.0000, 0.7652])"), methods=())
+bessel_j1 = _unary_public(bessel_j1_p, "The Bessel function of the first kind of order 1."
+                          + _example("bessel_j1", "ug.tensor([0.0, 1.0])",
+                                     "tensor([0.0000, 0.4401])"), methods=())
+
+bessel_y0 = _unary_public(bessel_y0_p, "The Bessel function of the second kind of order 0 "
+                          "(``-inf`` at 0, NaN below)."
+                          + _example("bessel_y0", "ug.tensor([1.0, 2.0])",
+                                     "tensor([0.0883, 0.5104])"), methods=())
+bessel_y1 = _unary_public(bessel_y1_p, "The Bessel function of the second kind of order 1 "
+                          "(``-inf`` at 0, NaN below)."
+                          + _example("bessel_y1", "ug.tensor([1.0, 2.0])",
+                                     "tensor([-0.7812, -0.1070])"), methods=())
+
+modified_bessel_k0 = _unary_public(
+    modified_bessel_k0_p, "The modified Bessel function of the second kind of order 0 "
+    "(``inf`` at 0, NaN below)." + _example("modified_bessel_k0", "ug.tensor([1.0, 2.0])",
+                                            "tensor([0.4210, 0.1139])"), methods=())
+modified_bessel_k1 = _unary_public(
+    modified_bessel_k1_p, "The modified Bessel function of the second kind of order 1 "
+    "(``inf`` at 0, NaN below)." + _example("modified_bessel_k1", "ug.tensor([1.0, 2.0])",
+                                            "tensor([0.6019, 0.1399])"), methods=())
+scaled_modified_bessel_k0 = _unary_public(
+    scaled_modified_bessel_k0_p, "``modified_bessel_k0(input) * exp(input)``, without "
+    "underflow." + _example("scaled_modified_bessel_k0", "ug.tensor([1.0, 2.0])",
+                            "tensor([1.1445, 0.8416])"), methods=())
+scaled_modified_bessel_k1 = _unary_public(
+    scaled_modified_bessel_k1_p, "``modified_bessel_k1(input) * exp(input)``, without "
+    "underflow." + _example("scaled_modified_bessel_k1", "ug.tensor([1.0, 2.0])",
+                            "tensor([1.6362, 1.0335])"), methods=())
+
+
+@op()
+def zeta(input: Tensor | float, other: Tensor | float) -> Tensor:
+    """The Hurwitz zeta function ``sum_{k >= 0} (k + other) ** -input``.
+
+    Differentiable with respect to ``other`` only, as in PyTorch (the derivative with
+    respect to ``input`` raises ``NotImplementedError``). Either argument may be a number.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.zeta(ug.tensor([2.0, 4.0]), 1.0)
+        tensor([1.6449, 1.0823])
+    """
+    return bind(zeta_p, *_float_pair(input, other))
+
+
+@op(methods=("igamma",), inplace=("igamma_",))
+def igamma(input: Tensor | float, other: Tensor | float) -> Tensor:
+    """The regularized lower incomplete gamma function ``P(input, other)``.
+
+    Differentiable with respect to ``other`` only, as in PyTorch.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.igamma(ug.tensor([1.0, 2.0]), ug.tensor([1.0, 1.0]))
+        tensor([0.6321, 0.2642])
+    """
+    return bind(igamma_p, *_incomplete_gamma_operands("igamma", input, other))
+
+
+@op(methods=("igammac",), inplace=("igammac_",))
+def igammac(input: Tensor | float, other: Tensor | float) -> Tensor:
+    """The regularized upper incomplete gamma function ``Q(input, other) = 1 - P``.
+
+    Differentiable with respect to ``other`` only, as in PyTorch.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.igammac(ug.tensor([1.0, 2.0]), ug.tensor([1.0, 1.0]))
+        tensor([0.3679, 0.7358])
+    """
+    return bind(igammac_p, *_incomplete_gamma_operands("igammac", input, other))
+
+
+# SciPy's and ``torch.special``'s spellings
+gammainc, gammaincc = igamma, igammac
+expit = sigmoid
+gammaln = lgamma
+psi = digamma
+multigammaln = mvlgamma
+
+
+@op()
+def spherical_bessel_j0(input: Tensor) -> Tensor:
+    """The spherical Bessel function of the first kind of order 0, ``sin(input) / input``
+    (1 at 0, 0 at ``±inf``); PyTorch's series below ``|input| = 0.5``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.spherical_bessel_j0(ug.tensor([0.0, 1.0]))
+        tensor([1.0000, 0.8415])
+    """
+    x = float_operand(input)
+    small = abs(x) < 0.5
+    square = x * x
+    series = 1.0
+    for denominator in (156.0, 110.0, 72.0, 42.0, 20.0, 6.0):
+        series = 1.0 - square / denominator * series
+    safe = where(small | isinf(x), 1.0, x)
+    return where(small, series, where(isinf(x), 0.0, sin(safe) / safe))
+
+
+# ----------------------------------------------------------------------------- polynomials
+
+def _polynomial_impl(kind):
+    def impl(x, n):
+        dtype = np.result_type(x, n)
+        return polynomials.evaluate(kind, x, n).astype(dtype, copy=False)
+    return impl
+
+
+_POLYNOMIAL_EXAMPLES = {  # name: (x, n, printed)
+    "chebyshev_polynomial_t": ("[0.5, 2.0]", 3, "tensor([-1., 26.])"),
+    "chebyshev_polynomial_u": ("[0.5, 2.0]", 3, "tensor([-1., 56.])"),
+    "chebyshev_polynomial_v": ("[0.5, 2.0]", 3, "tensor([-1., 41.])"),
+    "chebyshev_polynomial_w": ("[0.5, 2.0]", 3, "tensor([-1., 71.])"),
+    "shifted_chebyshev_polynomial_t": ("[0.25, 1.5]", 3, "tensor([ 1., 26.])"),
+    "shifted_chebyshev_polynomial_u": ("[0.25, 1.5]", 3, "tensor([ 1., 56.])"),
+    "shifted_chebyshev_polynomial_v": ("[0.25, 1.5]", 3, "tensor([ 1., 41.])"),
+    "shifted_chebyshev_polynomial_w": ("[0.25, 1.5]", 3, "tensor([ 1., 71.])"),
+    "hermite_polynomial_h": ("[0.5, 2.0]", 3, "tensor([-5., 40.])"),
+    "hermite_polynomial_he": ("[0.5, 2.0]", 3, "tensor([-1.3750,  2.0000])"),
+    "laguerre_polynomial_l": ("[0.5, 2.0]", 3, "tensor([-0.1458, -0.3333])"),
+    "legendre_polynomial_p": ("[0.5, 2.0]", 3, "tensor([-0.4375, 17.0000])"),
+}
+
+
+def _polynomial_public(kind):
+    prim = Primitive(kind, _polynomial_impl(kind), _same, kind="elementwise",
+                     differentiable=False)
+
+    def polynomial(input: Tensor | float, n: Tensor | int) -> Tensor:
+        return bind(prim, *_float_pair(input, n))
+    x, n, printed = _POLYNOMIAL_EXAMPLES[kind]
+    words = kind.replace("_polynomial", "").replace("_", " ")
+    polynomial.__name__ = polynomial.__qualname__ = kind
+    polynomial.__doc__ = (
+        f"The {words} polynomial of degree ``n`` (truncated to an integer; 0 below 0) at "
+        f"``input``, as PyTorch computes it; not differentiable (PyTorch records no "
+        f"derivative).\n\n    Example:\n        >>> import unigrad as ug\n"
+        f"        >>> ug.{kind}(ug.tensor({x}), {n})\n        {printed}\n    ")
+    return op()(polynomial)
+
+
+for _kind in polynomials.KINDS:
+    globals()[_kind] = _polynomial_public(_kind)

@@ -19,7 +19,7 @@ import numbers
 import numpy as np
 
 from .. import _state
-from ..backend import DEFAULT_FLOAT
+from ..backend import default_float
 from ..tensor import Tensor, _make_tensor
 from .optimizer import (
     Optimizer,
@@ -43,7 +43,7 @@ def _resolve_betas(owner: str, betas, beta1, beta2):
 
 def _step_tensor(value: float = 0.0) -> Tensor:
     """The per-parameter step counter: a 0-d float tensor on the host, as PyTorch keeps it."""
-    return _make_tensor(np.array(value, dtype=DEFAULT_FLOAT))
+    return _make_tensor(np.array(value, dtype=default_float()))
 
 
 class Adam(Optimizer):

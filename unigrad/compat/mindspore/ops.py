@@ -569,6 +569,40 @@ bessel_i0 = _unary_function("bessel_i0", _ug.i0)
 bessel_i0e = _unary_function("bessel_i0e", _ug.i0e)
 bessel_i1 = _unary_function("bessel_i1", _ug.i1)
 bessel_i1e = _unary_function("bessel_i1e", _ug.i1e)
+bessel_j0 = _unary_function("bessel_j0", _ug.bessel_j0)
+bessel_j1 = _unary_function("bessel_j1", _ug.bessel_j1)
+bessel_y0 = _unary_function("bessel_y0", _ug.bessel_y0)
+bessel_y1 = _unary_function("bessel_y1", _ug.bessel_y1)
+bessel_k0 = _unary_function("bessel_k0", _ug.modified_bessel_k0)
+bessel_k0e = _unary_function("bessel_k0e", _ug.scaled_modified_bessel_k0)
+bessel_k1 = _unary_function("bessel_k1", _ug.modified_bessel_k1)
+bessel_k1e = _unary_function("bessel_k1e", _ug.scaled_modified_bessel_k1)
+
+
+@_ms
+def igamma(input, other):
+    """The regularized lower incomplete gamma function ``P(input, other)`` (differentiable
+    with respect to ``other``)."""
+    return _ug.igamma(_operand(input, "igamma", "input"), _operand(other, "igamma", "other"))
+
+
+@_ms
+def igammac(input, other):
+    """The regularized upper incomplete gamma function ``Q(input, other) = 1 - P``."""
+    return _ug.igammac(_operand(input, "igammac", "input"),
+                       _operand(other, "igammac", "other"))
+
+
+@_ms
+def zeta(input, other):
+    """The Hurwitz zeta function ``sum_k (k + other) ** -input``."""
+    return _ug.zeta(_operand(input, "zeta", "input"), _operand(other, "zeta", "other"))
+
+
+@_ms
+def xlogy(input, other):
+    """``input * log(other)``, 0 where ``input`` is 0."""
+    return _ug.xlogy(_operand(input, "xlogy", "input"), _operand(other, "xlogy", "other"))
 tanh = _unary_function("tanh", _ug.tanh)
 sigmoid = _unary_function("sigmoid", _ug.sigmoid)
 relu = _unary_function("relu", _ug.relu)
@@ -798,6 +832,79 @@ def rand(*size, dtype=None, seed=None):
     return _ug.rand(*shape, dtype=_dtype_or_default(dtype))
 
 
+def _seeded(seed, owner: str):
+    """``seed=``: None draws from the global generator (``ms.set_seed``), an int from a fresh
+    generator seeded with it (the same numbers on every call)."""
+    if seed is None:
+        return None
+    seed = _int(seed, owner, "seed")
+    if seed < 0:
+        raise ValueError(f"For '{owner}', the 'seed' must be non-negative, but got {seed}")
+    return _ug.Generator().manual_seed(seed)
+
+
+@_ms
+def randint(low, high, size, seed=None, *, dtype=None):
+    """Integers in ``[low, high)`` of shape ``size`` (a tuple); int64 unless ``dtype``."""
+    if not isinstance(size, tuple):
+        raise TypeError(f"For 'randint', the 'size' must be tuple, but got "
+                        f"{type(size).__name__}")
+    return _ug.randint(_int(low, "randint", "low"), _int(high, "randint", "high"), size,
+                       generator=_seeded(seed, "randint"),
+                       dtype=None if dtype is None else to_ms_dtype(dtype))
+
+
+@_ms
+def randperm(n, seed=0, offset=0, dtype=None):
+    """A random permutation of ``0 .. n-1`` (int64 unless ``dtype``); ``n`` must be positive.
+    ``seed=0`` (the default) draws from the global generator; ``offset`` is not used."""
+    if isinstance(n, _UgTensor):
+        n = n.item()
+    n = _int(n, "randperm", "n")
+    if n <= 0:
+        raise ValueError(f"For 'randperm', the 'n' must be positive, but got {n}")
+    return _ug.randperm(n, generator=_seeded(seed or None, "randperm"),
+                        dtype=None if dtype is None else to_ms_dtype(dtype))
+
+
+@_ms
+def multinomial(input, num_samples, replacement=True, seed=None):
+    """``num_samples`` category indices (int64) per row of a 1-D or 2-D ``input`` of weights."""
+    return _ug.multinomial(_tensor(input, "multinomial", "input"),
+                           _int(num_samples, "multinomial", "num_samples"),
+                           _bool(replacement, "multinomial", "replacement"),
+                           generator=_seeded(seed, "multinomial"))
+
+
+@_ms
+def bernoulli(input, p=0.5, seed=None):
+    """0/1 samples with ``input``'s shape and dtype: 1 with probability ``p`` (a float, or a
+    tensor of ``input``'s shape)."""
+    x = _tensor(input, "bernoulli", "input")
+    generator = _seeded(seed, "bernoulli")
+    if isinstance(p, _UgTensor):
+        if tuple(p.shape) != tuple(x.shape):
+            raise ValueError(f"For 'bernoulli', the shape of 'p' {tuple(p.shape)} must be the "
+                             f"shape of 'input' {tuple(x.shape)}")
+        return _ug.cast(_ug.bernoulli(p, generator=generator), x.dtype)
+    if not 0 <= p <= 1:
+        raise ValueError(f"For 'bernoulli', the 'p' must be in [0, 1], but got {p}")
+    return _ug.cast(_ug.bernoulli(_ug.zeros(*x.shape, dtype="float64"), p,
+                                  generator=generator), x.dtype)
+
+
+@_ms
+def normal(shape, mean, stddev, seed=None):
+    """Samples of ``N(mean, stddev**2)``, shaped as ``shape`` broadcast with ``mean`` and
+    ``stddev``."""
+    shape = _shape_arg(shape, "normal", "shape")
+    mean_t = mean if isinstance(mean, _UgTensor) else Tensor(float(mean))
+    std_t = stddev if isinstance(stddev, _UgTensor) else Tensor(float(stddev))
+    target = np.broadcast_shapes(shape, tuple(mean_t.shape), tuple(std_t.shape))
+    noise = _ug.randn(*target, generator=_seeded(seed, "normal"), dtype=mean_t.dtype)
+    return mean_t + std_t * noise
+
+
 @_ms
 def softmax(input, axis: int = -1, *, dtype=None):
     """Softmax along ``axis``."""
@@ -933,6 +1040,16 @@ def depend(value, expr):
 
 partial = functools.partial
 
+# the integer, bitwise and statistics functions (bitwise_and, gcd, cov, cdist...) use the
+# helpers above, as do the layout functions (hstack, meshgrid, diag, roll, tensor_split...)
+from ._integer_statistics_ops import *  # noqa: E402, F403
+from ._layout_ops import *  # noqa: E402, F403
+
+# the scatter / mask functions (index_add, tensor_scatter_elements, nonzero...) likewise
+from ._scatter_ops import *  # noqa: E402, F403
+
+# the sorting functions (sort, topk, unique, median, quantile...) use the helpers above
+from ._sorting_ops import *  # noqa: E402, F403
 
 __all__ = [name for name in dir() if not name.startswith("_") and name not in {
     "annotations", "builtins", "functools", "numbers", "np", "Callable", "Tensor", "to_ms",

@@ -21,7 +21,7 @@ import unigrad as _ug
 from unigrad.backend import DType
 from unigrad.transforms import UnconnectedGradients
 
-from . import math, nn, random
+from . import bitwise, linalg, math, nn, random
 from ._array_ops import (
     cast,
     clip_by_value,
@@ -49,6 +49,16 @@ from ._array_ops import (
     zeros,
     zeros_like,
 )
+from ._layout import meshgrid, roll
+from ._scatter_ops import (
+    boolean_mask,
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
+    tensor_scatter_nd_sub,
+    tensor_scatter_nd_update,
+)
+from ._sorting import argsort, histogram_fixed_width, searchsorted, sort, unique
 from ._tensor import Tensor, Variable, constant, convert_to_tensor
 from ._transforms import (
     GradientTape,

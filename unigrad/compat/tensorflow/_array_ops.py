@@ -15,8 +15,8 @@ import numpy as np
 import unigrad as ug
 from unigrad.tensor import Tensor as _UgTensor
 
-from ._tensor import Tensor, _dtype, as_tf, constant
-from .math import _axis, _operand, _pair, _ret
+from ._tensor import Tensor, _dtype, as_tf, constant, operand
+from .math import _axis, _pair, _ret
 
 __all__ = ["reshape", "transpose", "concat", "stack", "unstack", "expand_dims", "squeeze",
            "identity", "cast", "tile", "ones", "zeros", "ones_like", "zeros_like", "fill",
@@ -37,7 +37,7 @@ def _shape_arg(shape, name: str) -> tuple:
 
 def reshape(tensor, shape, name: str | None = None) -> Tensor:
     """``tf.reshape``: the same values in a new shape (one entry may be -1)."""
-    x = _operand(tensor, "tensor")
+    x = operand(tensor, "tensor")
     return _ret(ug.reshape(x, _shape_arg(shape, "shape")), x)
 
 
@@ -49,7 +49,7 @@ def transpose(a, perm=None, conjugate: bool = False, name: str = "transpose") ->
         >>> tf.transpose(tf.constant([[1, 2, 3]])).shape
         (3, 1)
     """
-    x = _operand(a, "a")
+    x = operand(a, "a")
     perm = tuple(reversed(range(x.ndim))) if perm is None else _shape_arg(perm, "perm")
     return _ret(ug.permute(x, perm), x)
 
@@ -58,7 +58,7 @@ def concat(values, axis, name: str = "concat") -> Tensor:
     """``tf.concat``: join a list of tensors along the existing ``axis``."""
     if not isinstance(values, (list, tuple)) or not values:
         raise ValueError("values must be a non-empty list of tensors")
-    tensors = [_operand(v, f"values[{i}]") for i, v in enumerate(values)]
+    tensors = [operand(v, f"values[{i}]") for i, v in enumerate(values)]
     return _ret(ug.cat(tensors, int(axis)), *tensors)
 
 
@@ -66,13 +66,13 @@ def stack(values, axis: int = 0, name: str = "stack") -> Tensor:
     """``tf.stack``: join a list of same-shaped tensors along a new ``axis``."""
     if not isinstance(values, (list, tuple)) or not values:
         raise ValueError("values must be a non-empty list of tensors")
-    tensors = [_operand(v, f"values[{i}]") for i, v in enumerate(values)]
+    tensors = [operand(v, f"values[{i}]") for i, v in enumerate(values)]
     return _ret(ug.stack(tensors, int(axis)), *tensors)
 
 
 def unstack(value, num: int | None = None, axis: int = 0, name: str = "unstack") -> list:
     """``tf.unstack``: the slices along ``axis`` as a list."""
-    x = _operand(value, "value")
+    x = operand(value, "value")
     if num is not None and num != x.shape[axis]:
         raise ValueError(f"Cannot infer argument `num` from shape {x.shape}: got num={num}")
     return [_ret(part, x) for part in ug.unbind(x, int(axis))]
@@ -80,7 +80,7 @@ def unstack(value, num: int | None = None, axis: int = 0, name: str = "unstack")
 
 def expand_dims(input, axis, name: str | None = None) -> Tensor:
     """``tf.expand_dims``: insert a length-1 axis at ``axis``."""
-    x = _operand(input, "input")
+    x = operand(input, "input")
     return _ret(ug.unsqueeze(x, int(axis)), x)
 
 
@@ -90,7 +90,7 @@ def squeeze(input, axis=None, name: str | None = None) -> Tensor:
     Raises:
         ValueError: When an axis in ``axis`` does not have length 1.
     """
-    x = _operand(input, "input")
+    x = operand(input, "input")
     axes = _axis(axis)
     if axes is None:
         return _ret(ug.squeeze(x), x)
@@ -105,19 +105,19 @@ def squeeze(input, axis=None, name: str | None = None) -> Tensor:
 
 def identity(input, name: str | None = None) -> Tensor:
     """``tf.identity``: a tensor with the same value (differentiable, gradient passes through)."""
-    x = _operand(input, "input")
+    x = operand(input, "input")
     return as_tf(ug.clone(x))
 
 
 def cast(x, dtype, name: str | None = None) -> Tensor:
     """``tf.cast``: convert to ``dtype`` (float to int truncates toward zero)."""
-    x = _operand(x, "x")
+    x = operand(x, "x")
     return _ret(ug.cast(x, _dtype(dtype, "dtype")), x)
 
 
 def tile(input, multiples, name: str | None = None) -> Tensor:
     """``tf.tile``: repeat the tensor ``multiples[i]`` times along axis ``i``."""
-    x = _operand(input, "input")
+    x = operand(input, "input")
     return _ret(ug.tile(x, _shape_arg(multiples, "multiples")), x)
 
 
@@ -133,13 +133,13 @@ def zeros(shape, dtype=ug.float32, name: str | None = None) -> Tensor:
 
 def ones_like(input, dtype=None, name: str | None = None) -> Tensor:
     """``tf.ones_like``: ones with the shape (and dtype unless given) of ``input``."""
-    x = _operand(input, "input")
+    x = operand(input, "input")
     return constant(1, dtype=x.dtype if dtype is None else dtype, shape=x.shape)
 
 
 def zeros_like(input, dtype=None, name: str | None = None) -> Tensor:
     """``tf.zeros_like``: zeros with the shape (and dtype unless given) of ``input``."""
-    x = _operand(input, "input")
+    x = operand(input, "input")
     return constant(0, dtype=x.dtype if dtype is None else dtype, shape=x.shape)
 
 
@@ -220,7 +220,7 @@ def where(condition, x=None, y=None, name: str | None = None) -> Tensor:
         >>> tf.where(tf.constant([True, False, True])).numpy().tolist()
         [[0], [2]]
     """
-    cond = _operand(condition, "condition")
+    cond = operand(condition, "condition")
     if x is None and y is None:
         return constant(np.argwhere(np.asarray(cond)), dtype=ug.int64)
     if x is None or y is None:
@@ -231,25 +231,25 @@ def where(condition, x=None, y=None, name: str | None = None) -> Tensor:
 
 def shape(input, out_type=ug.int32, name: str | None = None) -> Tensor:
     """``tf.shape``: the shape as a 1-D integer tensor."""
-    x = _operand(input, "input")
+    x = operand(input, "input")
     return constant(list(x.shape), dtype=out_type)
 
 
 def size(input, out_type=ug.int32, name: str | None = None) -> Tensor:
     """``tf.size``: the number of elements as a scalar integer tensor."""
-    x = _operand(input, "input")
+    x = operand(input, "input")
     return constant(x.numel(), dtype=out_type)
 
 
 def rank(input, name: str | None = None) -> Tensor:
     """``tf.rank``: the number of dimensions as a scalar int32 tensor."""
-    x = _operand(input, "input")
+    x = operand(input, "input")
     return constant(x.ndim, dtype=ug.int32)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name: str | None = None) -> Tensor:
     """``tf.clip_by_value``: clamp ``t`` into ``[clip_value_min, clip_value_max]``."""
-    x = _operand(t, "t")
+    x = operand(t, "t")
     return _ret(ug.clamp(x, clip_value_min, clip_value_max), x)
 
 
@@ -264,7 +264,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims: int = 
     """
     if batch_dims != 0:
         raise ValueError("gather: only batch_dims=0 is supported")
-    x = _operand(params, "params")
+    x = operand(params, "params")
     index = indices if isinstance(indices, _UgTensor) else constant(indices, dtype=ug.int64)
     axis = 0 if axis is None else int(axis)
     flat = ug.index_select(x, axis, ug.reshape(index, (-1,)))

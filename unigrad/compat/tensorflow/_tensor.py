@@ -231,6 +231,17 @@ def to_tensor(value, like: _UgTensor | None = None) -> _UgTensor:
     return constant(value)
 
 
+def operand(value, name: str) -> _UgTensor:
+    """An op argument as a tensor, or a ``TypeError`` naming the argument ``name``."""
+    if isinstance(value, _UgTensor):
+        return value
+    try:
+        return constant(value)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{name} must be a Tensor or a value convertible to one: {error}") \
+            from None
+
+
 # ----------------------------------------------------------------------------- Variable
 
 class Variable(Tensor):

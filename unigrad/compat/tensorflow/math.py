@@ -22,7 +22,8 @@ from collections.abc import Callable
 import unigrad as ug
 from unigrad.tensor import Tensor as _UgTensor
 
-from ._tensor import Tensor, as_tf, constant, to_tensor
+from ._special_math import erfcx, igamma, igammac, ndtri, special, zeta
+from ._tensor import Tensor, as_tf, operand, to_tensor
 
 __all__ = ["abs", "sqrt", "rsqrt", "exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh",
            "sigmoid", "square", "negative", "reciprocal", "sign", "floor", "ceil", "round", "erf",
@@ -32,6 +33,7 @@ __all__ = ["abs", "sqrt", "rsqrt", "exp", "expm1", "log", "log1p", "sin", "cos",
            "logical_not", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min",
            "reduce_prod", "reduce_logsumexp", "reduce_std", "reduce_variance", "reduce_any",
            "reduce_all", "argmax", "argmin", "add_n", "cumsum"]
+__all__ += ["erfcx", "igamma", "igammac", "ndtri", "special", "zeta"]
 
 
 def _ret(result, *inputs):
@@ -43,14 +45,6 @@ def _ret(result, *inputs):
     return as_tf(result)
 
 
-def _operand(value, name: str):
-    if isinstance(value, _UgTensor):
-        return value
-    try:
-        return constant(value)
-    except (TypeError, ValueError) as error:
-        raise TypeError(f"{name} must be a Tensor or a value convertible to one: {error}") \
-            from None
 
 
 def _pair(x, y):
@@ -59,7 +53,7 @@ def _pair(x, y):
         return x, to_tensor(y, like=x)
     if isinstance(y, _UgTensor):
         return to_tensor(x, like=y), y
-    return _operand(x, "x"), _operand(y, "y")
+    return operand(x, "x"), operand(y, "y")
 
 
 def _axis(axis):
@@ -74,7 +68,7 @@ def _axis(axis):
 
 def _unary(tf_name: str, op: Callable) -> Callable:
     def fn(x, name: str | None = None) -> Tensor:
-        x = _operand(x, "x")
+        x = operand(x, "x")
         return _ret(op(x), x)
     fn.__name__ = fn.__qualname__ = tf_name
     fn.__doc__ = (f"``tf.math.{tf_name}(x, name=None)``: elementwise, differentiable "
@@ -94,7 +88,7 @@ def _binary(tf_name: str, op: Callable) -> Callable:
 
 def _reduction(tf_name: str, op: Callable) -> Callable:
     def fn(input_tensor, axis=None, keepdims: bool = False, name: str | None = None) -> Tensor:
-        x = _operand(input_tensor, "input_tensor")
+        x = operand(input_tensor, "input_tensor")
         axis = _axis(axis)
         if axis == ():
             return _ret(x, x)
@@ -188,19 +182,19 @@ def reduce_variance(input_tensor, axis=None, keepdims: bool = False,
         >>> tf.math.reduce_variance(tf.constant([1.0, 2.0, 3.0, 4.0])).numpy()
         np.float32(1.25)
     """
-    x = _operand(input_tensor, "input_tensor")
+    x = operand(input_tensor, "input_tensor")
     return _ret(ug.var(x, dim=_axis(axis), keepdim=bool(keepdims), correction=0), x)
 
 
 def reduce_std(input_tensor, axis=None, keepdims: bool = False,
                name: str | None = None) -> Tensor:
     """``tf.math.reduce_std``: the population standard deviation over ``axis``."""
-    x = _operand(input_tensor, "input_tensor")
+    x = operand(input_tensor, "input_tensor")
     return _ret(ug.std(x, dim=_axis(axis), keepdim=bool(keepdims), correction=0), x)
 
 
 def _arg(op: Callable, input, axis, output_type) -> Tensor:
-    x = _operand(input, "input")
+    x = operand(input, "input")
     result = op(x, dim=0 if axis is None else _axis(axis))
     if output_type is not None:
         result = ug.cast(result, output_type)
@@ -236,7 +230,7 @@ def add_n(inputs, name: str | None = None) -> Tensor:
     """
     if not isinstance(inputs, (list, tuple)) or not inputs:
         raise ValueError("inputs must be a non-empty list of tensors")
-    tensors = [_operand(t, f"inputs[{i}]") for i, t in enumerate(inputs)]
+    tensors = [operand(t, f"inputs[{i}]") for i, t in enumerate(inputs)]
     shape = tuple(tensors[0].shape)
     for index, t in enumerate(tensors):
         if tuple(t.shape) != shape:
@@ -257,7 +251,7 @@ def cumsum(x, axis: int = 0, exclusive: bool = False, reverse: bool = False,
         >>> tf.math.cumsum(tf.constant([1.0, 2.0, 3.0])).numpy().tolist()
         [1.0, 3.0, 6.0]
     """
-    x = _operand(x, "x")
+    x = operand(x, "x")
     axis = int(axis)
     source = ug.flip(x, (axis,)) if reverse else x
     result = ug.cumsum(source, axis)
@@ -266,3 +260,18 @@ def cumsum(x, axis: int = 0, exclusive: bool = False, reverse: bool = False,
     if reverse:
         result = ug.flip(result, (axis,))
     return _ret(result, x)
+
+# tf.math.unsorted_segment_sum lives with the scatter ops (they use the helpers above)
+from ._scatter_ops import unsorted_segment_sum  # noqa: E402
+
+__all__ += ["unsorted_segment_sum"]
+
+# tf.math.top_k / tf.math.bincount live with the sorting ops (they use the helpers above)
+from ._sorting import bincount, top_k  # noqa: E402
+
+__all__ += ["bincount", "top_k"]
+
+# tf.math.floormod / tf.math.truncatemod live with the integer ops (they use the helpers above)
+from ._integer_statistics import floormod, truncatemod  # noqa: E402
+
+__all__ += ["floormod", "truncatemod"]

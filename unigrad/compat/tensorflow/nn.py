@@ -13,28 +13,30 @@ from __future__ import annotations
 import unigrad as ug
 import unigrad.nn.functional as F
 
-from ._tensor import Tensor
-from .math import _operand, _pair, _ret, sigmoid, softplus, tanh
+from ._sorting import top_k
+from ._tensor import Tensor, operand
+from .math import _pair, _ret, sigmoid, softplus, tanh
 
 __all__ = ["relu", "relu6", "sigmoid", "tanh", "softplus", "softmax", "log_softmax", "elu",
            "leaky_relu", "gelu", "silu", "swish", "l2_loss",
            "sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits"]
+__all__ += ["top_k"]
 
 
 def relu(features, name: str | None = None) -> Tensor:
     """``tf.nn.relu``: ``max(features, 0)``."""
-    x = _operand(features, "features")
+    x = operand(features, "features")
     return _ret(ug.relu(x), x)
 
 
 def relu6(features, name: str | None = None) -> Tensor:
     """``tf.nn.relu6``: ``min(max(features, 0), 6)``."""
-    x = _operand(features, "features")
+    x = operand(features, "features")
     return _ret(F.hardtanh(x, 0.0, 6.0), x)
 
 
 def _softmax_like(op, logits, axis) -> Tensor:
-    x = _operand(logits, "logits")
+    x = operand(logits, "logits")
     return _ret(op(x, dim=-1 if axis is None else int(axis)), x)
 
 
@@ -50,25 +52,25 @@ def log_softmax(logits, axis: int | None = None, name: str | None = None) -> Ten
 
 def elu(features, name: str | None = None) -> Tensor:
     """``tf.nn.elu``: ``features`` if positive else ``exp(features) - 1``."""
-    x = _operand(features, "features")
+    x = operand(features, "features")
     return _ret(F.elu(x), x)
 
 
 def leaky_relu(features, alpha: float = 0.2, name: str | None = None) -> Tensor:
     """``tf.nn.leaky_relu``: ``features`` if positive else ``alpha * features``."""
-    x = _operand(features, "features")
+    x = operand(features, "features")
     return _ret(F.leaky_relu(x, alpha), x)
 
 
 def gelu(features, approximate: bool = False, name: str | None = None) -> Tensor:
     """``tf.nn.gelu`` (exact, or the tanh approximation)."""
-    x = _operand(features, "features")
+    x = operand(features, "features")
     return _ret(F.gelu(x, approximate="tanh" if approximate else "none"), x)
 
 
 def silu(features, beta: float = 1.0, name: str | None = None) -> Tensor:
     """``tf.nn.silu`` (``swish``): ``features * sigmoid(beta * features)``."""
-    x = _operand(features, "features")
+    x = operand(features, "features")
     return _ret(F.silu(x) if beta == 1.0 else x * ug.sigmoid(x * beta), x)
 
 
@@ -83,7 +85,7 @@ def l2_loss(t, name: str | None = None) -> Tensor:
         >>> tf.nn.l2_loss(tf.constant([1.0, 2.0])).numpy()
         np.float32(2.5)
     """
-    x = _operand(t, "t")
+    x = operand(t, "t")
     return _ret((x * x).sum() * 0.5, x)
 
 

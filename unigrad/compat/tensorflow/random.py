@@ -1,4 +1,5 @@
-"""``tf.random``: ``normal``, ``uniform`` and ``set_seed`` on unigrad's generator.
+"""``tf.random``: ``normal``, ``uniform``, ``poisson``, ``categorical``, ``shuffle`` and
+``set_seed`` on unigrad's generator.
 
 Example:
     >>> import unigrad.compat.tensorflow as tf
@@ -16,7 +17,7 @@ import unigrad as ug
 from ._array_ops import _shape_arg
 from ._tensor import Tensor, _dtype, as_tf
 
-__all__ = ["normal", "uniform", "set_seed"]
+__all__ = ["normal", "uniform", "set_seed", "poisson", "categorical", "shuffle"]
 
 
 def set_seed(seed: int) -> None:
@@ -52,3 +53,49 @@ def uniform(shape, minval=0, maxval=None, dtype=ug.float32, seed: int | None = N
     maxval = 1.0 if maxval is None else maxval
     sample = ug.rand(*_shape_arg(shape, "shape"), dtype=dtype)
     return as_tf(sample * (maxval - minval) + minval)
+
+
+def _input(value, name: str):
+    """A tensor argument: Tensors pass through, Python values and arrays are converted."""
+    return value if isinstance(value, ug.Tensor) else ug.tensor(value)
+
+
+def poisson(shape, lam, dtype=ug.float32, seed: int | None = None,
+            name: str | None = None) -> Tensor:
+    """``tf.random.poisson``: ``shape`` samples of each rate in ``lam``; the result's
+    shape is ``shape + lam.shape``."""
+    dtype = _dtype(dtype, "dtype")
+    if seed is not None:
+        ug.manual_seed(int(seed))
+    rates = _input(lam, "lam")
+    shape = _shape_arg(shape, "shape")
+    rates = ug.broadcast_to(ug.cast(rates, ug.float64), shape + tuple(rates.shape))
+    return as_tf(ug.cast(ug.poisson(rates), dtype))
+
+
+def categorical(logits, num_samples: int, dtype=None, seed: int | None = None,
+                name: str | None = None) -> Tensor:
+    """``tf.random.categorical``: ``num_samples`` class indices per row of the 2-D
+    ``logits`` (``[batch, classes]``, unnormalized log-probabilities), int64 unless
+    ``dtype``."""
+    logits = _input(logits, "logits")
+    if logits.ndim != 2:
+        raise ValueError(f"logits should be a matrix, got shape {list(logits.shape)}")
+    dtype = ug.int64 if dtype is None else _dtype(dtype, "dtype")
+    if dtype not in (ug.int32, ug.int64):
+        raise ValueError(f"categorical: dtype must be int32 or int64, got {dtype.name}")
+    if seed is not None:
+        ug.manual_seed(int(seed))
+    probabilities = ug.softmax(ug.cast(ug.stop_gradient(logits), ug.float64), -1)
+    return as_tf(ug.cast(ug.multinomial(probabilities, int(num_samples), replacement=True),
+                         dtype))
+
+
+def shuffle(value, seed: int | None = None, name: str | None = None) -> Tensor:
+    """``tf.random.shuffle``: ``value`` with its first dimension randomly permuted."""
+    value = _input(value, "value")
+    if value.ndim == 0:
+        raise ValueError("shuffle: value must be at least 1-D")
+    if seed is not None:
+        ug.manual_seed(int(seed))
+    return as_tf(value[ug.randperm(value.shape[0])])
