@@ -62,9 +62,16 @@ def _pow_vjp(g, out, needs, x, y):
         else:
             gx = where(y == 0, 0.0, g * y * x ** where(y == 0, 1.0, y - 1))
     if needs[1]:
-        positive = x > 0
-        safe_x = where(positive, x, 1.0)
-        gy = where(positive, g * x ** y * log(safe_x), 0.0)
+        # PyTorch: g * x**y * log(x), except 0 where x == 0 and y >= 0 (log(x) is -inf at
+        # x == 0 and NaN for x < 0, without NumPy's warnings)
+        if isinstance(x, (int, float)):
+            log_x = math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+            gy = g * x ** y * log_x if x != 0 else where(y >= 0, 0.0, g * x ** y * log_x)
+        else:
+            positive = x > 0
+            log_x = where(positive, log(where(positive, x, 1.0)),
+                          where(x == 0, -np.inf, np.nan))
+            gy = where((x == 0) & (y >= 0), 0.0, g * x ** y * log_x)
     return gx, gy
 
 
@@ -239,8 +246,11 @@ def _remainder_vjp(g, out, needs, x, y):
 
 remainder_p = Primitive("remainder", np.remainder, _same, kind="elementwise",
                         vjp=_remainder_vjp, ufunc="remainder")
-floordiv_p = Primitive("floordiv", np.floor_divide, _same, kind="elementwise",
-                       differentiable=False, ufunc="floor_divide")
+# piecewise constant: a zero gradient (PyTorch's outputs require grad like floor's)
+floordiv_p = Primitive("floordiv", np.floor_divide, _same, kind="elementwise", saves="nothing",
+                       vjp=lambda g, out, needs, x, y: (g * 0.0 if needs[0] else None,
+                                                        g * 0.0 if needs[1] else None),
+                       ufunc="floor_divide")
 
 # ----------------------------------------------------------------------------- comparisons
 
@@ -542,7 +552,7 @@ def fmod(input, other):
 
 @op(methods=("floor_divide",))
 def floor_divide(input, other):
-    """Floor division (not differentiable).
+    """Floor division (its gradient is zero, as floor's).
 
     Example:
         >>> import unigrad as ug

@@ -228,6 +228,7 @@ from unigrad.ops import (
     swapdims,
     t,
     take,
+    take_along_dim,
     tan,
     tanh,
     tensor,
@@ -290,6 +291,18 @@ def numel(input: Tensor) -> builtins.int:
     """
     _check_tensor(input, "input", "numel")
     return input.numel()
+
+
+def zero_(input: Tensor) -> Tensor:
+    """Fill ``input`` with zeros in place and return it (``torch.zero_``).
+
+    Example:
+        >>> import unigrad.compat.torch as torch
+        >>> torch.zero_(torch.ones(2))
+        tensor([0., 0.])
+    """
+    _check_tensor(input, "input", "zero_")
+    return input.zero_()
 
 
 def get_default_dtype() -> dtype:
