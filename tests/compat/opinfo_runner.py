@@ -328,5 +328,6 @@ def check_entry(entry, *, limit: int | None = None) -> Outcome:
                            f"sample {index}: {type(error).__name__}: {error}"[:300])
         compared += 1
     if not compared:
-        return Outcome(name, "skip", 0, "no translatable sample: " + "; ".join(sorted(set(skipped))))
+        reasons = "; ".join(sorted(set(skipped)))
+        return Outcome(name, "skip", 0, f"no translatable sample: {reasons}")
     return Outcome(name, "pass", compared)

@@ -20,7 +20,8 @@ pytestmark = pytest.mark.torch
 
 # entry id -> why unigrad disagrees with torch on some sample
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "nn.functional.batch_norm": "torch also accepts a 1-D input of size 0; unigrad wants (N, C, ...)",
+    "nn.functional.batch_norm": "torch also accepts a 1-D input of size 0; unigrad wants "
+                                "(N, C, ...)",
     "gather": "torch skips the index checks (dtype, number of dimensions) for an empty index",
     "linalg.norm.subgradients_at_zero": "nuclear and spectral norms need the SVD "
                                         "(linear algebra issue)",
