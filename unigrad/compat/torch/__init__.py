@@ -250,7 +250,7 @@ from unigrad.ops import (
 )
 from unigrad.tensor import Tensor
 
-from . import autograd, func, nn, optim
+from . import _out, autograd, func, nn, optim
 from .func import vmap
 
 float16 = half = _ug.float16
@@ -394,6 +394,21 @@ def _check_tensor(value: object, name: str, function: str) -> None:
         raise TypeError(f"{function}(): argument '{name}' must be Tensor, not "
                         f"{type(value).__name__}")
 
+
+# PyTorch's functions that take no ``out=``: views, splits, conversions, *_like, predicates
+_WITHOUT_OUT = frozenset({
+    "as_tensor", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_to", "chunk", "diagonal",
+    "dsplit", "empty_like", "expand", "flatten", "from_dlpack", "from_numpy", "full_like",
+    "hsplit", "manual_seed", "meshgrid", "movedim", "moveaxis", "narrow", "ones_like", "permute",
+    "rand_like", "randint_like", "randn_like", "ravel", "reshape", "select", "split", "squeeze",
+    "swapaxes", "swapdims", "t", "tensor", "tensor_split", "transpose", "unbind", "unflatten",
+    "unsqueeze", "view", "vsplit", "zeros_like", "get_rng_state", "set_rng_state", "seed",
+    "initial_seed", "set_default_dtype", "get_default_dtype", "set_default_device",
+})
+_out.install(globals(), [name for name, value in list(globals().items())
+                         if not name.startswith("_") and name not in _WITHOUT_OUT
+                         and callable(value) and not isinstance(value, type)
+                         and str(getattr(value, "__module__", "")).startswith("unigrad.ops")])
 
 __all__ = sorted(name for name in dir() if not name.startswith("_") and name not in {
     "annotations", "Any", "Callable", "np", "builtins"})
