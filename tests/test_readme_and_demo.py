@@ -74,6 +74,13 @@ def test_readme_performance_table_is_filled_in():
     assert re.search(r"\| *chain *\|", table) and re.search(r"\| *mlp *\|", table)
 
 
+def test_readme_op_list_is_generated_from_the_registry():
+    """The README's op list names every public op of every family (regenerate it with
+    ``python tools/readme_ops.py``)."""
+    from tools.readme_ops import current, render
+    assert current() == render(), "README op list is stale: run python tools/readme_ops.py"
+
+
 def test_demo_prints_the_seed_gradients_and_a_falling_loss():
     result = run_demo("tour")
     assert result.returncode == 0, result.stderr

@@ -116,3 +116,16 @@ def true_divide_dtype(a, b):
 
 __all__ = ["coerce_operands", "float_operand", "true_divide_dtype", "to_tensor_operand",
            "DEFAULT_INT"]
+
+
+# PyTorch's names of dtypes, for its error messages
+_TORCH_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+                "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                "uint8": "Byte", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
+                "bool": "Bool"}
+
+
+def torch_dtype_name(dtype) -> str:
+    """PyTorch's name of a dtype in error messages (``'Float'``, ``'Long'``...)."""
+    name = np.dtype(dtype).name
+    return _TORCH_NAMES.get(name, name)

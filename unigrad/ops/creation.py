@@ -210,7 +210,7 @@ def _like(input, dtype):
     return data, np_dtype, backend.namespace_of(data)
 
 
-def zeros_like(input, dtype=None, requires_grad: bool = False):
+def zeros_like(input, dtype=None, requires_grad: bool = False, *, device=None):
     """Zeros with the shape (and dtype) of ``input``; plain arrays give plain arrays.
 
     Example:
@@ -221,10 +221,10 @@ def zeros_like(input, dtype=None, requires_grad: bool = False):
     if not isinstance(input, Tensor):
         return backend.namespace_of(input).zeros_like(input, dtype=dtype)
     data, np_dtype, xp = _like(input, dtype)
-    return _finish(xp.zeros(data.shape, np_dtype), None, None, requires_grad)
+    return _finish(xp.zeros(data.shape, np_dtype), None, device, requires_grad)
 
 
-def ones_like(input, dtype=None, requires_grad: bool = False):
+def ones_like(input, dtype=None, requires_grad: bool = False, *, device=None):
     """Ones with the shape (and dtype) of ``input``.
 
     Example:
@@ -235,10 +235,10 @@ def ones_like(input, dtype=None, requires_grad: bool = False):
     if not isinstance(input, Tensor):
         return backend.namespace_of(input).ones_like(input, dtype=dtype)
     data, np_dtype, xp = _like(input, dtype)
-    return _finish(xp.ones(data.shape, np_dtype), None, None, requires_grad)
+    return _finish(xp.ones(data.shape, np_dtype), None, device, requires_grad)
 
 
-def full_like(input, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
+def full_like(input, fill_value, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
     """A tensor shaped like ``input`` filled with ``fill_value`` (``input``'s dtype).
 
     Example:
@@ -247,10 +247,10 @@ def full_like(input, fill_value, dtype=None, requires_grad: bool = False) -> Ten
         tensor([3., 3.])
     """
     data, np_dtype, xp = _like(input, dtype)
-    return _finish(xp.full(data.shape, fill_value, np_dtype), None, None, requires_grad)
+    return _finish(xp.full(data.shape, fill_value, np_dtype), None, device, requires_grad)
 
 
-def empty_like(input, dtype=None, requires_grad: bool = False) -> Tensor:
+def empty_like(input, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
     """An uninitialised tensor shaped like ``input`` (zeros here, as :func:`empty`).
 
     Example:
@@ -258,7 +258,7 @@ def empty_like(input, dtype=None, requires_grad: bool = False) -> Tensor:
         >>> ug.empty_like(ug.tensor([1, 2])).shape
         (2,)
     """
-    return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
+    return zeros_like(input, dtype=dtype, requires_grad=requires_grad, device=device)
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad: bool = False):

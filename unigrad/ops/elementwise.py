@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from ..backend import DEFAULT_FLOAT, namespace_of, to_numpy_dtype
+from ..backend import namespace_of, to_numpy_dtype
 from ..tensor import PLAIN_TENSOR_TYPES, Tensor
 from ._dtypes import _CONSTANTS, coerce_operands, float_constant, float_operand, true_divide_dtype
 from ._primitive import PRIMITIVES, Primitive, bind, bind_first_tensor, others_need
@@ -62,9 +62,16 @@ def _pow_vjp(g, out, needs, x, y):
         else:
             gx = where(y == 0, 0.0, g * y * x ** where(y == 0, 1.0, y - 1))
     if needs[1]:
-        positive = x > 0
-        safe_x = where(positive, x, 1.0)
-        gy = where(positive, g * x ** y * log(safe_x), 0.0)
+        # PyTorch: g * x**y * log(x), except 0 where x == 0 and y >= 0 (log(x) is -inf at
+        # x == 0 and NaN for x < 0, without NumPy's warnings)
+        if isinstance(x, (int, float)):
+            log_x = math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+            gy = g * x ** y * log_x if x != 0 else where(y >= 0, 0.0, g * x ** y * log_x)
+        else:
+            positive = x > 0
+            log_x = where(positive, log(where(positive, x, 1.0)),
+                          where(x == 0, -np.inf, np.nan))
+            gy = where((x == 0) & (y >= 0), 0.0, g * x ** y * log_x)
     return gx, gy
 
 
@@ -243,8 +250,11 @@ remainder_p = Primitive("remainder", np.remainder, _same, kind="elementwise",
 fmod_p = Primitive("fmod", np.fmod, _same, kind="elementwise", ufunc="fmod",
                    vjp=lambda g, out, needs, x, y: (g if needs[0] else None,
                                                     -g * trunc(x / y) if needs[1] else None))
-floordiv_p = Primitive("floordiv", np.floor_divide, _same, kind="elementwise",
-                       differentiable=False, ufunc="floor_divide")
+# piecewise constant: a zero gradient (PyTorch's outputs require grad like floor's)
+floordiv_p = Primitive("floordiv", np.floor_divide, _same, kind="elementwise", saves="nothing",
+                       vjp=lambda g, out, needs, x, y: (g * 0.0 if needs[0] else None,
+                                                        g * 0.0 if needs[1] else None),
+                       ufunc="floor_divide")
 
 # ----------------------------------------------------------------------------- comparisons
 
@@ -555,7 +565,7 @@ def fmod(input, other):
 
 @op(methods=("floor_divide",))
 def floor_divide(input, other):
-    """Floor division (not differentiable).
+    """Floor division (its gradient is zero, as floor's).
 
     Example:
         >>> import unigrad as ug
@@ -739,7 +749,7 @@ def round(input, *, decimals: int = 0):
     if decimals == 0:
         return _bind_unary(round_p, input)
     if isinstance(input, Tensor) and input._data.dtype.kind != "f":
-        from .integer_math import torch_dtype_name
+        from ._dtypes import torch_dtype_name
         raise NotImplementedError(f'"round_cpu" not implemented for '
                                   f"'{torch_dtype_name(input._data.dtype)}'")
     if decimals > 0:
@@ -954,5 +964,3 @@ def isfinite(input):
     """
     return bind(isfinite_p, input)
 
-
-DEFAULT_FLOAT_DTYPE = DEFAULT_FLOAT

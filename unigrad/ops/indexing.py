@@ -47,7 +47,8 @@ from ._primitive import Primitive, bind
 from ._shape_rules import broadcast_shapes, dtype_of, normalize_axis, shape_of
 from .registry import op
 
-__all__ = ["gather", "scatter_add", "index_select", "take_along_axis", "take", "masked_fill"]
+__all__ = ["gather", "scatter_add", "index_select", "take_along_axis", "take_along_dim", "take",
+           "masked_fill"]
 
 _local = _state.local
 
@@ -909,7 +910,7 @@ def scatter_add(input, dim: int, index, src):
     return bind(scatter_add_p, input, src, dim=axis, index=IndexArray(data))
 
 
-@op(methods=("take_along_dim",))
+@op()
 def take_along_axis(arr, indices, axis: int | None = None):
     """NumPy's ``take_along_axis``: pick ``arr`` entries at ``indices`` along ``axis``.
 
@@ -944,6 +945,23 @@ def take_along_axis(arr, indices, axis: int | None = None):
                            outer[:axis] + (data.shape[axis],) + outer[axis + 1:])
     arr = broadcast_to(arr, outer[:axis] + (size,) + outer[axis + 1:])
     return bind(gather_p, arr, dim=axis, index=IndexArray(data))
+
+
+@op(methods=("take_along_dim",))
+def take_along_dim(input, indices, dim: int | None = None):
+    """PyTorch's ``take_along_dim``: :func:`take_along_axis` along ``dim``; with
+    ``dim=None`` both ``input`` and ``indices`` are flattened first.
+
+    Example:
+        >>> import unigrad as ug
+        >>> x = ug.tensor([[10.0, 30.0], [20.0, 40.0]])
+        >>> ug.take_along_dim(x, ug.tensor([[3, 0]]))
+        tensor([40., 10.])
+    """
+    from .shape import reshape
+    if dim is None:
+        return take_along_axis(reshape(input, (-1,)), reshape(indices, (-1,)), 0)
+    return take_along_axis(input, indices, dim)
 
 
 @op(methods=("take",))
@@ -993,11 +1011,7 @@ def masked_fill(input, mask, value):
             value = cast(value, input._data.dtype)
     elif input._data.dtype.kind in "iub":
         value = as_array(value).astype(input._data.dtype).item()
-    result = where(mask, value, input)
-    if tuple(result.shape) != tuple(input.shape):
-        raise RuntimeError(f"The size of the mask {list(mask_data.shape)} must be broadcastable "
-                           f"to the size of the input {list(input.shape)}")
-    return result
+    return where(mask, value, input)
 
 
 @op(methods=("index_select",))

@@ -27,10 +27,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..backend import DEFAULT_FLOAT
+from ..backend import default_float
 from ..tensor import Tensor
 from . import elementwise as _elementwise
-from ._dtypes import coerce_operands, float_operand
+from ._dtypes import coerce_operands, float_operand, torch_dtype_name
 from ._primitive import PRIMITIVES, Primitive, bind
 from ._shape_rules import elementwise_rule, shape_of
 from .registry import op
@@ -39,19 +39,6 @@ __all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_l
            "bitwise_right_shift", "gcd", "lcm", "frexp", "ldexp", "nextafter", "fix"]
 
 _same = elementwise_rule()
-
-# PyTorch's names of dtypes, for its error messages
-_TORCH_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
-                "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
-                "uint8": "Byte", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
-                "bool": "Bool"}
-
-
-def torch_dtype_name(dtype) -> str:
-    """PyTorch's name of a dtype in error messages (``'Float'``, ``'Long'``...)."""
-    name = np.dtype(dtype).name
-    return _TORCH_NAMES.get(name, name)
-
 
 def _check_kinds(kernel: str, operands, kinds: str):
     """``NotImplementedError`` (PyTorch's) unless every Tensor operand's dtype kind is in
@@ -122,7 +109,7 @@ frexp_exponent_p = Primitive("frexp_exponent", _frexp_exponent_impl,
 def _mantissa_vjp(g, out, needs, x):
     # PyTorch: ``grad / exponent.exp2()``, the power in the default float dtype (so 0 for
     # exponents of float64 values beyond float32's range)
-    exponent = _elementwise.cast(bind(frexp_exponent_p, x), DEFAULT_FLOAT)
+    exponent = _elementwise.cast(bind(frexp_exponent_p, x), default_float())
     with np.errstate(over="ignore", divide="ignore"):  # (inf and 0 as in PyTorch)
         return (g / _elementwise.cast(bind(PRIMITIVES["exp2"], exponent), x.dtype),)
 

@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 import string
 
 import numpy as np
@@ -101,7 +102,7 @@ def _matmul_vjp(g, out, needs, a, b):
         return (bind(matmul_p, g, _mT(b)) if needs[0] else None, grad_b)
     if len(b_shape) == 2 and len(a_shape) > 2 and needs[1]:
         # (..., n, k) @ (k, m): the gradient of b is one GEMM over all rows
-        rows = reshape(a, (-1, a_shape[-1]))
+        rows = reshape(a, (math.prod(a_shape[:-1]), a_shape[-1]))
         grad_b = bind(matmul_p, _mT(rows), reshape(g, (-1, b_shape[-1])))
         return (bind(matmul_p, g, _mT(b)) if needs[0] else None, grad_b)
     # promote 1-D operands to matrices, differentiate, and reduce batch broadcasting

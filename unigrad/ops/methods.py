@@ -56,7 +56,8 @@ def _cast_to(dtype: str):
 
 
 for _method_name, _dtype in (("float", "float32"), ("double", "float64"), ("half", "float16"),
-                             ("long", "int64"), ("int", "int32"), ("bool", "bool")):
+                             ("long", "int64"), ("int", "int32"), ("short", "int16"),
+                             ("char", "int8"), ("byte", "uint8"), ("bool", "bool")):
     op(methods=(_method_name,))(_cast_to(_dtype))
 
 
@@ -67,21 +68,24 @@ def _reshape_as(self, other):
 
 
 @op(methods=("new_zeros",))
-def _new_zeros(self, *size, dtype=None):
+def _new_zeros(self, *size, dtype=None, device=None, requires_grad: bool = False):
     """Zeros of ``size`` with this tensor's dtype (unless ``dtype``)."""
-    return creation.zeros(*size, dtype=dtype or self.dtype)
+    return creation.zeros(*size, dtype=dtype or self.dtype, device=device or self.device,
+                    requires_grad=requires_grad)
 
 
 @op(methods=("new_ones",))
-def _new_ones(self, *size, dtype=None):
+def _new_ones(self, *size, dtype=None, device=None, requires_grad: bool = False):
     """Ones of ``size`` with this tensor's dtype (unless ``dtype``)."""
-    return creation.ones(*size, dtype=dtype or self.dtype)
+    return creation.ones(*size, dtype=dtype or self.dtype, device=device or self.device,
+                    requires_grad=requires_grad)
 
 
 @op(methods=("new_full",))
-def _new_full(self, size, value, dtype=None):
+def _new_full(self, size, value, dtype=None, device=None, requires_grad: bool = False):
     """``size`` filled with ``value``, with this tensor's dtype (unless ``dtype``)."""
-    return creation.full(size, value, dtype=dtype or self.dtype)
+    return creation.full(size, value, dtype=dtype or self.dtype, device=device or self.device,
+                    requires_grad=requires_grad)
 
 
 @op(methods=("new_tensor",))

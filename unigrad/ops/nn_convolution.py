@@ -324,7 +324,8 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     _validate_reduction_free(stride, dilation, amounts)
     columns = unfold_windows(input, kernel, stride, dilation, tuple((p, p) for p in amounts))
     lead = tuple(columns.shape[:-4])
-    return reshape(columns, lead[:-1] + (lead[-1] * math.prod(kernel), -1))
+    blocks = math.prod(columns.shape[-2:])
+    return reshape(columns, lead[:-1] + (lead[-1] * math.prod(kernel), blocks))
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):

@@ -672,7 +672,17 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, axis=None,
         return sum(abs(input), axes, keep)
     if ord == 2:
         return _safe_root(sum(input * input, axes, keep), 2)
-    return _safe_root(sum(abs(input) ** float(ord), axes, keep), float(ord))
+    magnitude = abs(input)
+    if ord > 0:  # |x|**p with a zero (sub)gradient at x == 0, as in PyTorch, also for p < 1
+        zero = input == 0
+        powered = where(zero, 0.0, where(zero, 1.0, magnitude) ** float(ord))
+        return _safe_root(sum(powered, axes, keep), float(ord))
+    # p < 0: a slice holding a zero has norm 0 and (as in PyTorch) a zero gradient
+    has_zero = any(input == 0, axes, True)
+    safe = where(has_zero, 1.0, magnitude)
+    total = sum(safe ** float(ord), axes, keep)
+    return where(has_zero if keep else any(input == 0, axes, False), 0.0,
+                 total ** (1.0 / float(ord)))
 
 
 @op(methods=("norm",), autocast="float32")

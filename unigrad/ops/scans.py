@@ -226,6 +226,8 @@ def diff(input, n: int = 1, dim: int = -1, prepend=None, append=None):
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
     axis = normalize_axis(dim, len(shape))
+    if n == 0:  # PyTorch returns the input as it is, ignoring prepend and append
+        return input
     narrow, cat = _shape.narrow, _shape.cat
     parts = [p for p in (prepend, input, append) if p is not None]
     x = cat(parts, axis) if len(parts) > 1 else input
@@ -297,8 +299,10 @@ def aminmax(input, *, dim=None, keepdim: bool = False):
 
 
 @op(autocast="float32")
-def var_mean(input, dim=None, *, correction=1, keepdim: bool = False):
-    """``(var, mean)`` over ``dim`` with Bessel's ``correction`` (default 1).
+def var_mean(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
+             correction=None):
+    """``(var, mean)`` over ``dim`` with Bessel's ``correction`` (default 1;
+    ``unbiased=False`` means 0).
 
     Example:
         >>> import unigrad as ug
@@ -306,14 +310,16 @@ def var_mean(input, dim=None, *, correction=1, keepdim: bool = False):
         (tensor(1.6667), tensor(2.5000))
     """
     if isinstance(dim, bool):
-        dim, correction = None, (1 if dim else 0)
-    return (_reduce.var(input, dim, keepdim=keepdim, correction=correction),
+        dim, unbiased = None, dim
+    return (_reduce.var(input, dim, unbiased, keepdim, correction=correction),
             _reduce.mean(input, dim, keepdim))
 
 
 @op(autocast="float32")
-def std_mean(input, dim=None, *, correction=1, keepdim: bool = False):
-    """``(std, mean)`` over ``dim`` with Bessel's ``correction`` (default 1).
+def std_mean(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
+             correction=None):
+    """``(std, mean)`` over ``dim`` with Bessel's ``correction`` (default 1;
+    ``unbiased=False`` means 0).
 
     Example:
         >>> import unigrad as ug
@@ -321,8 +327,8 @@ def std_mean(input, dim=None, *, correction=1, keepdim: bool = False):
         (tensor(1.4142), tensor(2.))
     """
     if isinstance(dim, bool):
-        dim, correction = None, (1 if dim else 0)
-    return (_reduce.std(input, dim, keepdim=keepdim, correction=correction),
+        dim, unbiased = None, dim
+    return (_reduce.std(input, dim, unbiased, keepdim, correction=correction),
             _reduce.mean(input, dim, keepdim))
 
 

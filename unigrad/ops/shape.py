@@ -329,6 +329,8 @@ def transpose(input, dim0=None, dim1=None):
         raise TypeError("transpose() needs both dim0 and dim1, or neither")
     a = normalize_axis(dim0, ndim)
     b = normalize_axis(dim1, ndim)
+    if ndim == 0:  # a 0-d tensor accepts dims 0 and -1
+        return input
     axes = list(range(ndim))
     axes[a], axes[b] = axes[b], axes[a]
     return transpose_axes(input, axes)
@@ -835,7 +837,10 @@ def _pad_index(n: int, before: int, after: int, mode: str, dim: int, shape: tupl
     if mode == "circular":
         if before > n or after > n:
             raise RuntimeError("Padding value causes wrapping around more than once.")
-        return positions % n
+        # negative sizes crop first; positive ones then wrap around what is left (PyTorch)
+        start, stop = max(-before, 0), n - max(-after, 0)
+        kept = stop - start
+        return start + np.arange(-max(before, 0), kept + max(after, 0)) % kept
     if before >= n or after >= n:
         raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input "
                            f"dimension, but got: padding ({before}, {after}) at dimension {dim} "

@@ -110,8 +110,9 @@ def _searchsorted_impl(sequence, values, right):
     side = "right" if right else "left"
     if sequence.ndim == 1:
         return np.searchsorted(sequence, values, side).astype(DEFAULT_INT, copy=False)
-    rows = sequence.reshape(-1, sequence.shape[-1])
-    queries = values.reshape(rows.shape[0], -1)
+    count = int(np.prod(sequence.shape[:-1]))
+    rows = sequence.reshape(count, sequence.shape[-1])
+    queries = values.reshape(count, values.shape[-1])
     out = np.empty(queries.shape, dtype=DEFAULT_INT)
     for row, (boundaries, wanted) in enumerate(zip(rows, queries)):
         out[row] = np.searchsorted(boundaries, wanted, side)
@@ -251,7 +252,7 @@ def _result(array, like) -> Tensor:
     """A Tensor of a NumPy result on the device of ``like``."""
     data = like._data if isinstance(like, Tensor) else like
     xp = backend.namespace_of(data)
-    return _make_tensor(xp.asarray(np.ascontiguousarray(array)))
+    return _make_tensor(xp.asarray(np.asarray(array, order="C")))  # (0-d stays 0-d)
 
 
 # ============================================================================= sort / topk

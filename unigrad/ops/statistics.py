@@ -27,9 +27,8 @@ from ..tensor import Tensor
 from . import elementwise as _elementwise
 from . import reduce as _reduce
 from . import shape as _shape
-from ._dtypes import coerce_operands
+from ._dtypes import coerce_operands, torch_dtype_name
 from ._shape_rules import normalize_axis
-from .integer_math import torch_dtype_name
 from .registry import op
 
 __all__ = ["cov", "corrcoef", "cdist", "dist", "renorm", "cross", "linalg_cross"]

@@ -37,6 +37,7 @@ from ...ops import shape as _shape
 from ...ops.device import clone as _clone
 from ...tensor import Tensor as _UgTensor
 from ...tensor import bump_version
+from .._numpy_slicing import getitem as numpy_getitem
 from .dtype import MsType, to_ms_dtype
 
 __all__ = ["Tensor", "Parameter", "ParameterTuple", "to_ms", "format_repr"]
@@ -222,6 +223,10 @@ class Tensor(_UgTensor):
         self._data = filled._data
 
     # ---------------------------------------------------------------- text
+    def __getitem__(self, key):
+        """Indexing as in MindSpore: slices may step backwards (``t[::-1]``)."""
+        return numpy_getitem(self, key)
+
     def __repr__(self) -> str:
         return format_repr(self)
 

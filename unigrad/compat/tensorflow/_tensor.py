@@ -26,6 +26,7 @@ import numpy as np
 import unigrad as ug
 from unigrad import backend
 from unigrad.backend import DType
+from unigrad.compat._numpy_slicing import getitem as numpy_getitem
 from unigrad.tensor import Tensor as _UgTensor
 from unigrad.transforms.tree import tree_flatten, tree_unflatten
 
@@ -68,6 +69,10 @@ class Tensor(_UgTensor):
     def get_shape(self) -> tuple:
         """The static shape (TensorFlow's ``get_shape``)."""
         return self.shape
+
+    def __getitem__(self, key):
+        """Indexing as in TensorFlow: slices may step backwards (``t[::-1]``)."""
+        return numpy_getitem(self, key)
 
     def __repr__(self) -> str:
         return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "

@@ -307,6 +307,7 @@ from unigrad.ops import (
     swapdims,
     t,
     take,
+    take_along_dim,
     tan,
     tanh,
     tensor,
@@ -338,7 +339,7 @@ from unigrad.ops import (
 )
 from unigrad.tensor import Tensor
 
-from . import autograd, func, nn, optim, special
+from . import _out, autograd, func, nn, optim, special
 from .func import vmap
 
 float16 = half = _ug.float16
@@ -379,6 +380,18 @@ def numel(input: Tensor) -> builtins.int:
     """
     _check_tensor(input, "input", "numel")
     return input.numel()
+
+
+def zero_(input: Tensor) -> Tensor:
+    """Fill ``input`` with zeros in place and return it (``torch.zero_``).
+
+    Example:
+        >>> import unigrad.compat.torch as torch
+        >>> torch.zero_(torch.ones(2))
+        tensor([0., 0.])
+    """
+    _check_tensor(input, "input", "zero_")
+    return input.zero_()
 
 
 def get_default_dtype() -> dtype:
@@ -474,6 +487,22 @@ def _check_tensor(value: object, name: str, function: str) -> None:
 
 # torch.mode: assigned, not imported (torch.compile's ``mode`` argument would shadow an import)
 mode = _ug.mode
+
+# PyTorch's functions that take no ``out=``: views, splits, conversions, *_like, predicates
+_WITHOUT_OUT = frozenset({
+    "as_tensor", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_to", "chunk", "diagonal",
+    "dsplit", "empty_like", "expand", "flatten", "from_dlpack", "from_numpy", "full_like",
+    "hsplit", "manual_seed", "meshgrid", "movedim", "moveaxis", "narrow", "ones_like", "permute",
+    "rand_like", "randint_like", "randn_like", "ravel", "reshape", "select", "split", "squeeze",
+    "swapaxes", "swapdims", "t", "tensor", "tensor_split", "transpose", "unbind", "unflatten",
+    "unsqueeze", "view", "vsplit", "zeros_like", "get_rng_state", "set_rng_state", "seed",
+    "initial_seed", "set_default_dtype", "get_default_dtype", "set_default_device",
+    "get_default_device",
+})
+_out.install(globals(), [name for name, value in list(globals().items())
+                         if not name.startswith("_") and name not in _WITHOUT_OUT
+                         and callable(value) and not isinstance(value, type)
+                         and str(getattr(value, "__module__", "")).startswith("unigrad.ops")])
 
 __all__ = sorted(name for name in dir() if not name.startswith("_") and name not in {
     "annotations", "Any", "Callable", "np", "builtins"})

@@ -69,6 +69,8 @@ from unigrad.ops import (
 )
 from unigrad.tensor import Tensor
 
+from . import _out
+
 __all__ = ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "chebyshev_polynomial_t",
            "chebyshev_polynomial_u",
            "chebyshev_polynomial_v", "chebyshev_polynomial_w", "digamma", "entr", "erf", "erfc",
@@ -122,3 +124,6 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
 
 
 round = _ops.round  # noqa: A001 - PyTorch's name; takes decimals=
+
+# every function but softmax and log_softmax takes PyTorch's out=
+_out.install(globals(), [name for name in __all__ if name not in ("softmax", "log_softmax")])
