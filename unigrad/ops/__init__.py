@@ -13,8 +13,9 @@ from . import methods
 from ._primitive import PRIMITIVES, Primitive, bind
 
 _FAMILY_NAMES = ("creation", "sampling", "elementwise", "elementwise_math", "integer_math",
-                 "special", "reduce", "scans", "sorting", "statistics", "shape", "layout",
-                 "device", "indexing", "scatter", "linalg", "nn_functional", "clipping", "control")
+                 "special", "numeric", "reduce", "scans", "sorting", "statistics", "shape",
+                 "layout", "views_copies", "device", "indexing", "scatter", "linalg", "products",
+                 "nn_functional", "clipping", "control")
 
 
 def _public_names(module) -> list:

@@ -224,6 +224,26 @@ def _check_distinct(axis1: int, axis2: int) -> None:
         raise RuntimeError(f"diagonal dimensions cannot be identical {axis1}, {axis2}")
 
 
+def diagonal_planes(input, offset: int, dim1: int, dim2: int):
+    """``(flat, where, axes)``: ``input`` with the ``(dim1, dim2)`` planes moved last and
+    flattened, the index of their ``offset`` diagonal in ``flat`` (every ``(cols + 1)``-th
+    entry from its first one), and the two normalized axes."""
+    ndim = _ndim(input)
+    axis1, axis2 = normalize_axis(dim1, ndim), normalize_axis(dim2, ndim)
+    _check_distinct(axis1, axis2)
+    offset = int(offset)
+    planes = _shape.movedim(input, (axis1, axis2), (-2, -1))
+    shape = tuple(planes.shape)
+    rows, cols = shape[-2:]
+    row_start, col_start = max(-offset, 0), max(offset, 0)
+    length = max(0, min(rows - row_start, cols - col_start))
+    flat = _shape.reshape(planes, shape[:-2] + (rows * cols,))
+    start = row_start * cols + col_start if length else 0
+    stop = start + (length - 1) * (cols + 1) + 1 if length else 0
+    where = (slice(None),) * (len(shape) - 2) + (slice(start, stop, cols + 1),)
+    return flat, where, (axis1, axis2)
+
+
 @op(methods=("diagonal",))
 def diagonal(input, offset: int = 0, dim1: int = 0, dim2: int = 1):
     """The diagonal of the ``(dim1, dim2)`` planes as a new last dimension (a view);
@@ -234,20 +254,8 @@ def diagonal(input, offset: int = 0, dim1: int = 0, dim2: int = 1):
         >>> ug.diagonal(ug.arange(6.0).reshape(2, 3), offset=-1)
         tensor([3.])
     """
-    ndim = _ndim(input)
-    axis1, axis2 = normalize_axis(dim1, ndim), normalize_axis(dim2, ndim)
-    _check_distinct(axis1, axis2)
-    offset = int(offset)
-    planes = _shape.movedim(input, (axis1, axis2), (-2, -1))
-    shape = tuple(planes.shape)
-    rows, cols = shape[-2:]
-    row_start, col_start = max(-offset, 0), max(offset, 0)
-    length = max(0, min(rows - row_start, cols - col_start))
-    # in the flattened plane the diagonal is every (cols + 1)-th entry from its first one
-    flat = _shape.reshape(planes, shape[:-2] + (rows * cols,))
-    start = row_start * cols + col_start if length else 0
-    stop = start + (length - 1) * (cols + 1) + 1 if length else 0
-    return _indexing.getitem(flat, (Ellipsis, slice(start, stop, cols + 1)))
+    flat, where, _ = diagonal_planes(input, offset, dim1, dim2)
+    return _indexing.getitem(flat, where)
 
 
 _diagonal = diagonal  # ``diag``'s argument named ``diagonal`` hides the function

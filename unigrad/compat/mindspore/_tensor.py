@@ -339,6 +339,22 @@ class Tensor(_UgTensor):
         """The values as a 1-D tensor."""
         return to_ms(_shape.reshape(self, -1))
 
+    def select_scatter(self, src, axis, index) -> Tensor:  # type: ignore[override]
+        """:func:`mindspore.ops.select_scatter` of this tensor."""
+        from .ops import select_scatter
+        return select_scatter(self, src, axis, index)
+
+    def slice_scatter(self, src, axis=0, start=None, end=None,  # type: ignore[override]
+                      step=1) -> Tensor:
+        """:func:`mindspore.ops.slice_scatter` of this tensor."""
+        from .ops import slice_scatter
+        return slice_scatter(self, src, axis, start, end, step)
+
+    def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1) -> Tensor:  # type: ignore[override]
+        """:func:`mindspore.ops.diagonal_scatter` of this tensor."""
+        from .ops import diagonal_scatter
+        return diagonal_scatter(self, src, offset, dim1, dim2)
+
     # ---------------------------------------------------------------- copying / pickling
     def __deepcopy__(self, memo):
         return to_ms(_UgTensor.__deepcopy__(self, memo))

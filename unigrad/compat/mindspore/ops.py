@@ -1045,11 +1045,17 @@ partial = functools.partial
 from ._integer_statistics_ops import *  # noqa: E402, F403
 from ._layout_ops import *  # noqa: E402, F403
 
+# the predicates, spacings and products (isneginf, logspace, tensor_dot, addmm...) likewise
+from ._numeric_products_ops import *  # noqa: E402, F403
+
 # the scatter / mask functions (index_add, tensor_scatter_elements, nonzero...) likewise
 from ._scatter_ops import *  # noqa: E402, F403
 
 # the sorting functions (sort, topk, unique, median, quantile...) use the helpers above
 from ._sorting_ops import *  # noqa: E402, F403
+
+# the writes into views (select_scatter, slice_scatter, diagonal_scatter) likewise
+from ._views_copies_ops import *  # noqa: E402, F403
 
 __all__ = [name for name in dir() if not name.startswith("_") and name not in {
     "annotations", "builtins", "functools", "numbers", "np", "Callable", "Tensor", "to_ms",

@@ -50,6 +50,7 @@ from ._array_ops import (
     zeros_like,
 )
 from ._layout import meshgrid, roll
+from ._products import tensordot
 from ._scatter_ops import (
     boolean_mask,
     tensor_scatter_nd_add,
@@ -81,6 +82,7 @@ from ._v1 import (
     trainable_variables,
     variables_initializer,
 )
+from ._views_copies import broadcast_dynamic_shape, broadcast_static_shape, unravel_index
 from .math import (
     abs,
     add,

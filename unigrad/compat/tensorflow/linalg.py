@@ -18,10 +18,12 @@ from unigrad.ops.layout import tensor_diagonal
 
 from ._array_ops import matmul
 from ._integer_statistics import cross
+from ._products import tensordot
 from ._tensor import Tensor, operand
 from .math import _ret
 
 __all__ = ["diag", "diag_part", "tensor_diag", "trace", "matmul", "cross"]
+__all__ += ["tensordot"]
 
 
 def _single_diagonal(k, name: str) -> int:
