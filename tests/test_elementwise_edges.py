@@ -34,3 +34,12 @@ def test_mean_of_half_precision_accumulates_in_float32():
     values = ug.full((4096,), 1.0001, dtype=ug.float16)
     assert abs(values.mean().item() - 1.0) < 1e-3
     assert values.mean().dtype == ug.float16
+
+
+def test_lerp_refuses_integers_and_mixed_dtypes_as_pytorch():
+    with pytest.raises(NotImplementedError, match="lerp_kernel_scalar.*'Long'"):
+        ug.lerp(ug.tensor([1, 2]), ug.tensor([3, 4]), 0.5)
+    with pytest.raises(RuntimeError, match="expected dtype float for `end` but got dtype long"):
+        ug.lerp(ug.tensor([1.0, 2.0]), ug.tensor([3, 4]), 0.5)
+    assert ug.lerp(ug.tensor([1.0, 2.0]), ug.tensor([3.0, 4.0]), ug.tensor(0.5)).tolist() == \
+        [2.0, 3.0]

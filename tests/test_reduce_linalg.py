@@ -319,3 +319,12 @@ def test_against_torch():
         (out_theirs * torch.tensor(weights)).sum().backward()
         np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-9,
                                    atol=1e-12, err_msg=name)
+
+
+def test_sum_of_integers_with_an_explicit_dtype_has_that_dtype():
+    x = ug.tensor([[1, 2], [3, 4]])
+    assert ug.sum(x, dtype=ug.int32).dtype == ug.int32
+    assert ug.sum(x, 1, dtype=ug.int16).tolist() == [3, 7]
+    assert ug.sum(x, 1, dtype=ug.int16).dtype == ug.int16
+    assert ug.sum(x).dtype == ug.int64
+    assert ug.sum(x, dtype=ug.float64).dtype == ug.float64

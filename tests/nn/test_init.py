@@ -113,6 +113,9 @@ def test_uniform_and_normal_statistics_and_seeding():
     first = as_np(init.normal_(ug.empty(5), generator=own))
     assert np.array_equal(first, as_np(init.normal_(ug.empty(5),
                                                     generator=np.random.default_rng(5))))
+    seeded = [as_np(init.normal_(ug.empty(5), generator=ug.Generator().manual_seed(7)))
+              for _ in range(2)]
+    assert np.array_equal(seeded[0], seeded[1]) and not np.array_equal(seeded[0], first)
     with pytest.raises(ValueError, match="expected a <= b"):
         init.uniform_(ug.empty(2), 1.0, 0.0)
     with pytest.raises(ValueError, match="expected std >= 0"):

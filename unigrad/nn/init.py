@@ -2,8 +2,8 @@
 
 The ``*_`` functions fill a Tensor or Parameter in place (without recording
 anything for autograd, as under ``no_grad``) and return it. Random values come
-from the generator seeded by ``ug.manual_seed`` (or the NumPy ``generator=``
-passed in), so a seeded program initializes the same way every run.
+from the generator seeded by ``ug.manual_seed`` (or the ``generator=`` passed
+in: a ``ug.Generator``/``torch.Generator`` or a NumPy generator), so a seeded program initializes the same way every run.
 :func:`initializer` is MindSpore's: it makes a new Tensor from a name such as
 ``'he_uniform'``, a number or a Tensor.
 
@@ -31,6 +31,7 @@ import numpy as np
 
 from ..backend import DType, float32, from_numpy_dtype, to_device, to_numpy, to_numpy_dtype
 from ..ops import creation
+from ..ops._generators import Generator, numpy_generator
 from ..tensor import Tensor, _make_tensor
 
 _LINEAR_LIKE = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -68,12 +69,16 @@ def _write(tensor: Tensor, values) -> Tensor:
 
 
 def _rng(generator) -> np.random.Generator:
+    """The NumPy generator to draw from: the global one for None, a ``ug.Generator``'s
+    (``torch.Generator``), or a NumPy generator as it is."""
     if generator is None:
         return creation.generator()
-    if not isinstance(generator, np.random.Generator):
-        raise TypeError(f"generator must be a numpy.random.Generator, "
-                        f"got {type(generator).__name__}")
-    return generator
+    if isinstance(generator, np.random.Generator):
+        return generator
+    if isinstance(generator, Generator):
+        return numpy_generator(generator)
+    raise TypeError(f"generator must be a torch.Generator (ug.Generator) or a "
+                    f"numpy.random.Generator, got {type(generator).__name__}")
 
 
 def _draw(generator, method: str, *args, shape) -> np.ndarray:

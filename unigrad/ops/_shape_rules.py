@@ -10,9 +10,10 @@ def shape_of(value) -> tuple:
 
 
 def dtype_of(value) -> np.dtype:
+    """The NumPy dtype of an array, an abstract array, a Tensor or a Python number."""
     dtype = getattr(value, "dtype", None)
     if dtype is not None:
-        return np.dtype(dtype)
+        return np.dtype(getattr(dtype, "np_dtype", dtype))  # a Tensor's DType wraps one
     return np.result_type(value)
 
 

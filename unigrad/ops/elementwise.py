@@ -870,6 +870,17 @@ def lerp(input, end, weight):
         >>> ug.lerp(ug.tensor([0.0, 10.0]), ug.tensor([10.0, 20.0]), 0.5)
         tensor([ 5., 15.])
     """
+    from ._dtypes import torch_dtype_name
+    if isinstance(input, Tensor) and input._data.dtype.kind != "f":
+        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{torch_dtype_name(input._data.dtype)}'")
+    for name, value in (("end", end), ("weight", weight)):
+        if isinstance(value, Tensor) and isinstance(input, Tensor) and \
+                value._data.dtype != input._data.dtype:
+            raise RuntimeError(f"expected dtype {torch_dtype_name(input._data.dtype).lower()} "
+                               f"for `{name}` but got dtype "
+                               f"{torch_dtype_name(value._data.dtype).lower()}")
     return input + (end - input) * weight
 
 

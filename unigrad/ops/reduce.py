@@ -126,7 +126,8 @@ def _axes_and_keepdims(x, dim, keepdim, axis, keepdims):
 
 @op(methods=("sum",))
 def sum(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = False, dtype=None):
-    """Sum over ``dim`` (all dimensions by default); integers sum to int64.
+    """Sum over ``dim`` (all dimensions by default); integers sum to int64 unless ``dtype``
+    says otherwise.
 
     Example:
         >>> import unigrad as ug
@@ -134,10 +135,12 @@ def sum(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = F
         tensor([3., 3.])
     """
     axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
-    if dtype is not None:
-        cast = _elementwise.cast
-        input = cast(input, dtype)
-    return bind(sum_p, input, axes=axes, keepdims=keep)
+    if dtype is None:
+        return bind(sum_p, input, axes=axes, keepdims=keep)
+    cast = _elementwise.cast
+    total = bind(sum_p, cast(input, dtype), axes=axes, keepdims=keep)
+    # integers accumulate in int64; an explicit integer dtype is the result's, as in PyTorch
+    return total if total.dtype == dtype else cast(total, dtype)
 
 
 @op(methods=("mean",))
