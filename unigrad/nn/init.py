@@ -3,7 +3,8 @@
 The ``*_`` functions fill a Tensor or Parameter in place (without recording
 anything for autograd, as under ``no_grad``) and return it. Random values come
 from the generator seeded by ``ug.manual_seed`` (or the ``generator=`` passed
-in: a ``ug.Generator``/``torch.Generator`` or a NumPy generator), so a seeded program initializes the same way every run.
+in: a ``ug.Generator``/``torch.Generator`` or a NumPy generator), so a seeded
+program initializes the same way every run.
 :func:`initializer` is MindSpore's: it makes a new Tensor from a name such as
 ``'he_uniform'``, a number or a Tensor.
 
