@@ -14,13 +14,7 @@ from unigrad.compat.mindspore import ops
 from unigrad.compat.torch._out import unwrapped
 
 
-@pytest.fixture(autouse=True)
-def _restore():
-    state = ug.get_rng_state()
-    ug.manual_seed(0)
-    yield
-    ug.set_default_dtype(ug.float32)
-    ug.set_rng_state(state)
+pytestmark = pytest.mark.usefixtures("restore_random_defaults")
 
 
 TORCH_FUNCTIONS = ["Generator", "bernoulli", "default_generator", "get_default_device",

@@ -13,15 +13,7 @@ import unigrad as ug
 N = 20000
 
 
-@pytest.fixture(autouse=True)
-def _restore_defaults():
-    """Every test starts from seed 0 and float32/cpu defaults, and leaves them so."""
-    state = ug.get_rng_state()
-    ug.manual_seed(0)
-    yield
-    ug.set_default_dtype(ug.float32)
-    ug.set_default_device(None)
-    ug.set_rng_state(state)
+pytestmark = pytest.mark.usefixtures("restore_random_defaults")
 
 
 def values(tensor) -> np.ndarray:

@@ -12,18 +12,14 @@ import unigrad.compat.torch as ours
 
 torch = pytest.importorskip("torch")
 
-pytestmark = pytest.mark.torch
+pytestmark = [pytest.mark.torch, pytest.mark.usefixtures("restore_random_defaults")]
 
 
 @pytest.fixture(autouse=True)
-def _restore_defaults():
-    state = ug.get_rng_state()
-    ug.manual_seed(0)
+def _restore_torch_defaults():
     torch.manual_seed(0)
     yield
-    ug.set_default_dtype(ug.float32)
     torch.set_default_dtype(torch.float32)
-    ug.set_rng_state(state)
 
 
 def as_numpy(tensor) -> np.ndarray:
