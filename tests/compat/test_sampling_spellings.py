@@ -13,7 +13,6 @@ import unigrad.compat.torch as torch
 from unigrad.compat.mindspore import ops
 from unigrad.compat.torch._out import unwrapped
 
-
 pytestmark = pytest.mark.usefixtures("restore_random_defaults")
 
 
