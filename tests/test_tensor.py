@@ -101,3 +101,16 @@ def test_detach_is_a_leaf_sharing_data():
     d = y.detach()
     assert d.is_leaf and not d.requires_grad
     assert d.tolist() == [2.0]
+
+
+@pytest.mark.parametrize("values, expected", [
+    ([True, True], "tensor([True, True])"),
+    ([[True], [False]], "tensor([[ True],\n        [False]])"),
+    ([float("nan"), 2.0, -1.0], "tensor([nan,  2., -1.])"),
+    ([-float("inf"), 1.0], "tensor([-inf, 1.])"),
+    ([0.0, float("nan")], "tensor([0., nan])"),
+    ([float("nan"), 1.5], "tensor([   nan, 1.5000])"),
+    ([1e10, float("nan")], "tensor([1.0000e+10,        nan])"),
+])
+def test_repr_pads_like_pytorch(values, expected):
+    assert repr(ug.tensor(values)) == expected

@@ -19,15 +19,37 @@ def format_array(array: np.ndarray) -> str:
         magnitude = float(np.max(np.abs(finite))) if finite.size else 0.0
         smallest = float(np.min(np.abs(finite[finite != 0]))) if np.any(finite != 0) else 1.0
         if integral and magnitude < 1e8:
+            if finite.size != array.size:  # PyTorch pads to the finite values' width only
+                return _with_formatter(array, "float_kind", _integral_formatter(finite))
             options = dict(floatmode="unique")
         elif magnitude >= 1e8 or smallest < 1e-4:
-            return np.array2string(array, separator=", ", prefix="tensor(",
-                                   formatter={"float_kind": lambda v: f"{v:.4e}"})
+            width = max((len(f"{value:.4e}") for value in finite.tolist()), default=1)
+            return _with_formatter(array, "float_kind",
+                                   lambda value: f"{value:.4e}".rjust(width))
         else:
             options = dict(precision=4, floatmode="fixed")
         return np.array2string(array, separator=", ", prefix="tensor(", suppress_small=False,
                                **options)
+    if array.dtype == np.bool_ and array.size:
+        width = 4 if bool(array.all()) else 5  # "True" pads only next to a "False"
+        return _with_formatter(array, "bool", lambda value: str(bool(value)).rjust(width))
     return np.array2string(array, separator=", ", prefix="tensor(")
+
+
+def _with_formatter(array: np.ndarray, kind: str, formatter) -> str:
+    return np.array2string(array, separator=", ", prefix="tensor(", formatter={kind: formatter})
+
+
+def _integral_formatter(finite: np.ndarray):
+    """PyTorch's integral-float form (``2.``), right-aligned to the width of the nonzero
+    finite values; ``nan``/``inf``/``-inf`` are never padded beyond it."""
+    nonzero = finite[finite != 0]
+    width = max((len(f"{value:.0f}") + 1 for value in nonzero.tolist()), default=1)
+
+    def format_value(value) -> str:
+        text = f"{value:.0f}." if np.isfinite(value) else str(float(value))
+        return text.rjust(width)
+    return format_value
 
 
 def format_tensor(tensor) -> str:
