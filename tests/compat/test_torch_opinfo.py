@@ -29,11 +29,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "nn.functional.batch_norm": "torch also accepts a 1-D input of size 0; unigrad wants "
                                 "(N, C, ...)",
     "gather": "torch skips the index checks (dtype, number of dimensions) for an empty index",
-    "linalg.norm.subgradients_at_zero": "nuclear and spectral norms need the SVD "
-                                        "(linear algebra issue)",
-    "norm.nuc": "nuclear norm needs the SVD (linear algebra issue)",
-    "linalg.norm": "nuclear and spectral norms need the SVD (linear algebra issue)",
-    "linalg.matrix_norm": "nuclear and spectral norms need the SVD (linear algebra issue)",
 }
 
 PROVIDED = [entry for entry in database() if is_provided(entry)]

@@ -12,46 +12,7 @@ torch = pytest.importorskip("torch")
 
 pytestmark = pytest.mark.torch
 
-
-def leaves(arrays):
-    return ([ug.tensor(a, requires_grad=True) for a in arrays],
-            [torch.tensor(a, requires_grad=True) for a in arrays])
-
-
-def as_list(out):
-    return list(out) if isinstance(out, tuple) else [out]
-
-
-def compare(ug_fn, torch_fn, *arrays, seed=0, grad=True, atol=1e-10):
-    """Values of every output, and the gradients of every input under a random cotangent
-    on the floating outputs."""
-    ours, theirs = leaves([np.asarray(a, dtype=np.float64) for a in arrays])
-    got, want = as_list(ug_fn(*ours)), as_list(torch_fn(*theirs))
-    assert len(got) == len(want)
-    for g, w in zip(got, want):
-        assert tuple(g.shape) == tuple(w.shape)
-        np.testing.assert_allclose(np.asarray(g.detach()._data),
-                                   w.detach().numpy(), atol=atol, rtol=1e-10)
-    if not grad:
-        return
-    rng = np.random.default_rng(seed)
-    ug_total, torch_total = None, None
-    for g, w in zip(got, want):
-        if not w.dtype.is_floating_point:
-            continue
-        weights = rng.standard_normal(tuple(w.shape))
-        ug_term = (g * ug.tensor(weights)).sum()
-        torch_term = (w * torch.tensor(weights)).sum()
-        ug_total = ug_term if ug_total is None else ug_total + ug_term
-        torch_total = torch_term if torch_total is None else torch_total + torch_term
-    ug_grads = ug.autograd.grad(ug_total, ours, allow_unused=True)
-    torch_grads = torch.autograd.grad(torch_total, theirs, allow_unused=True)
-    for g, w in zip(ug_grads, torch_grads):
-        if w is None:
-            assert g is None or not np.any(np.asarray(g._data))
-            continue
-        np.testing.assert_allclose(np.asarray(g._data), w.numpy(), atol=1e-9, rtol=1e-9)
-
+from .torch_comparison import compare  # noqa: E402
 
 ZEROS = np.array([[2.0, 0.0, 3.0, 0.0, 5.0],
                   [1.0, 2.0, 0.0, 4.0, 5.0],

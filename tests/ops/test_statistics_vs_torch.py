@@ -15,28 +15,14 @@ torch = pytest.importorskip("torch")
 
 pytestmark = pytest.mark.torch
 
-
-def leaves(arrays):
-    return ([ug.tensor(a, requires_grad=True) for a in arrays],
-            [torch.tensor(a, requires_grad=True) for a in arrays])
+from .torch_comparison import compare as _compare  # noqa: E402
 
 
 def compare(ug_fn, torch_fn, *arrays, seed=0, atol=1e-10):
-    """Values, and the gradients of every input under a random cotangent."""
-    ours, theirs = leaves([np.asarray(a, dtype=np.float64) for a in arrays])
-    got, want = ug_fn(*ours), torch_fn(*theirs)
-    assert tuple(got.shape) == tuple(want.shape)
-    np.testing.assert_allclose(np.asarray(got.detach()._data), want.detach().numpy(),
-                               atol=atol, rtol=1e-10, equal_nan=True)
-    weights = np.random.default_rng(seed).standard_normal(tuple(want.shape))
-    ug_grads = ug.autograd.grad((got * ug.tensor(weights)).sum(), ours, allow_unused=True)
-    torch_grads = torch.autograd.grad((want * torch.tensor(weights)).sum(), theirs,
-                                      allow_unused=True)
-    for g, w in zip(ug_grads, torch_grads):
-        if w is None:
-            assert g is None or not np.any(np.asarray(g._data))
-            continue
-        np.testing.assert_allclose(np.asarray(g._data), w.numpy(), atol=1e-9, rtol=1e-8)
+    """:func:`torch_comparison.compare` with the gradients to 1e-8."""
+    _compare(ug_fn, torch_fn, *arrays, seed=seed, atol=atol, grad_rtol=1e-8)
+
+
 
 
 def raises_like(ours, theirs, error=RuntimeError):

@@ -14,8 +14,9 @@ from ._primitive import PRIMITIVES, Primitive, bind
 
 _FAMILY_NAMES = ("creation", "sampling", "elementwise", "elementwise_math", "integer_math",
                  "special", "numeric", "reduce", "scans", "sorting", "statistics", "shape",
-                 "layout", "views_copies", "device", "indexing", "scatter", "linalg", "products",
-                 "nn_functional", "clipping", "control")
+                 "layout", "views_copies", "device", "indexing", "scatter", "linalg",
+                 "decompositions", "linalg_solvers", "products", "nn_functional", "clipping",
+                 "control")
 
 
 def _public_names(module) -> list:

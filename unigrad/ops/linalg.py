@@ -762,7 +762,8 @@ def cholesky(A, *, upper: bool = False):
 # ----------------------------------------------------------------------------- norms
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False):
-    """Matrix norm over the two dimensions ``dim``: ``'fro'``, ``1``, ``-1``, ``inf``, ``-inf``.
+    """Matrix norm over the two dimensions ``dim``: ``'fro'``, ``'nuc'``, ``1``, ``-1``,
+    ``2``, ``-2``, ``inf``, ``-inf`` (``'nuc'``/``2``/``-2`` from the singular values).
 
     Example:
         >>> import unigrad as ug
@@ -787,8 +788,10 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False):
         if keepdim:
             return result
         return reshape(result, tuple(d for i, d in enumerate(A.shape) if i not in (rows, columns)))
-    raise ValueError(f"linalg.matrix_norm: ord must be 'fro', 1, -1, inf or -inf, got {ord!r} "
-                     f"(the spectral and nuclear norms need an SVD, which unigrad does not have)")
+    if ord in ("nuc", 2, -2):
+        from .decompositions import spectral_norms
+        return spectral_norms(A, ord, rows, columns, keepdim)
+    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 
 def linalg_norm(A, ord=None, dim=None, keepdim: bool = False, *, dtype=None):

@@ -158,9 +158,20 @@ def _property(fn):
     return property(fn)
 
 
+def _matrix_transpose(self):
+    """``Tensor.H``: the (conjugate) transpose of a matrix (real dtypes: the transpose)."""
+    if len(self.shape) != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
+                           f"{len(self.shape)}-D tensor.")
+    return shape.transpose(self, 0, 1)
+
+
+# real dtypes only so far: mH / H are the transposes (conjugation comes with complex dtypes)
 PROPERTIES = {
     "T": lambda self: shape.transpose(self),
     "mT": lambda self: shape.transpose(self, -2, -1),
+    "mH": lambda self: shape.transpose(self, -2, -1),
+    "H": _matrix_transpose,
 }
 
 

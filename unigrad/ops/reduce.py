@@ -706,7 +706,17 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None, *, axis=No
     """
     if p == "fro" or p is None:
         p = 2
+    elif p == "nuc":  # the sum of the singular values over two dims (all of a matrix)
+        from .linalg import matrix_norm
+        if dtype is not None:
+            from .elementwise import cast
+            input = cast(input, dtype)
+        dims = tuple(range(len(tuple(input.shape)))) if dim is None else dim
+        dims = (dims,) if isinstance(dims, int) else tuple(dims)
+        if len(dims) != 2:
+            raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
+                               f"{' '.join(str(d) for d in dims)}")
+        return matrix_norm(input, "nuc", dims, keepdim or keepdims)
     elif isinstance(p, str):
-        raise ValueError(f"norm(): p must be 'fro' or a number, got {p!r} (the nuclear norm is "
-                         f"not supported)")
+        raise ValueError(f"norm(): p must be 'fro', 'nuc' or a number, got {p!r}")
     return vector_norm(input, p, dim, keepdim, axis=axis, keepdims=keepdims, dtype=dtype)

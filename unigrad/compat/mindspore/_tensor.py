@@ -355,6 +355,11 @@ class Tensor(_UgTensor):
         from .ops import diagonal_scatter
         return diagonal_scatter(self, src, offset, dim1, dim2)
 
+    def svd(self, full_matrices: bool = False, compute_uv: bool = True):  # type: ignore[override]
+        """:func:`mindspore.ops.svd` of this tensor: ``(s, u, v)`` (``s`` alone without uv)."""
+        from .ops import svd
+        return svd(self, full_matrices, compute_uv)
+
     # ---------------------------------------------------------------- copying / pickling
     def __deepcopy__(self, memo):
         return to_ms(_UgTensor.__deepcopy__(self, memo))

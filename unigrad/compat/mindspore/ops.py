@@ -1042,8 +1042,13 @@ partial = functools.partial
 
 # the integer, bitwise and statistics functions (bitwise_and, gcd, cov, cdist...) use the
 # helpers above, as do the layout functions (hstack, meshgrid, diag, roll, tensor_split...)
+# (and the decompositions: svd, qr, pinv)
+from ._decompositions_ops import *  # noqa: E402, F403
 from ._integer_statistics_ops import *  # noqa: E402, F403
 from ._layout_ops import *  # noqa: E402, F403
+
+# the solvers and matrix functions (matrix_exp, lu_solve, cholesky_solve...) likewise
+from ._linalg_solvers_ops import *  # noqa: E402, F403
 
 # the predicates, spacings and products (isneginf, logspace, tensor_dot, addmm...) likewise
 from ._numeric_products_ops import *  # noqa: E402, F403

@@ -49,6 +49,7 @@ from ._array_ops import (
     zeros,
     zeros_like,
 )
+from ._decompositions import norm
 from ._layout import meshgrid, roll
 from ._products import tensordot
 from ._scatter_ops import (

@@ -17,13 +17,31 @@ import unigrad as ug
 from unigrad.ops.layout import tensor_diagonal
 
 from ._array_ops import matmul
+from ._decompositions import eigh, eigvalsh, lstsq, matrix_rank, norm, pinv, qr, svd
 from ._integer_statistics import cross
+from ._linalg_solvers import (
+    cholesky_solve,
+    det,
+    expm,
+    inv,
+    logdet,
+    lu,
+    lu_reconstruct,
+    lu_solve,
+    matvec,
+    slogdet,
+    solve,
+    triangular_solve,
+)
 from ._products import tensordot
 from ._tensor import Tensor, operand
 from .math import _ret
 
 __all__ = ["diag", "diag_part", "tensor_diag", "trace", "matmul", "cross"]
 __all__ += ["tensordot"]
+__all__ += ["eigh", "eigvalsh", "lstsq", "matrix_rank", "norm", "pinv", "qr", "svd"]
+__all__ += ["cholesky_solve", "det", "expm", "inv", "logdet", "lu", "lu_reconstruct", "lu_solve",
+            "matvec", "slogdet", "solve", "triangular_solve"]
 
 
 def _single_diagonal(k, name: str) -> int:
