@@ -1,5 +1,6 @@
 """Elementwise ops at their edges: broadcast errors, bad operands, kinks."""
 
+import numpy as np
 import pytest
 
 import unigrad as ug
@@ -43,3 +44,12 @@ def test_lerp_refuses_integers_and_mixed_dtypes_as_pytorch():
         ug.lerp(ug.tensor([1.0, 2.0]), ug.tensor([3, 4]), 0.5)
     assert ug.lerp(ug.tensor([1.0, 2.0]), ug.tensor([3.0, 4.0]), ug.tensor(0.5)).tolist() == \
         [2.0, 3.0]
+
+
+def test_integer_floor_division_by_zero_raises_as_pytorch():
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        ug.floor_divide(ug.tensor([3, 4]), 0)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        ug.tensor([3, 4]) // ug.tensor([1, 0])
+    with np.errstate(divide="ignore"):
+        assert ug.floor_divide(ug.tensor([3.0, -4.0]), 0).tolist() == [np.inf, -np.inf]

@@ -572,7 +572,10 @@ def floor_divide(input, other):
         >>> ug.floor_divide(ug.tensor([-3, 3]), 2)
         tensor([-2,  1])
     """
-    return bind(floordiv_p, *coerce_operands(input, other))
+    input, other = coerce_operands(input, other)
+    if isinstance(input, Tensor) and input._data.dtype.kind in "iu":
+        _check_integer_divisor(other)
+    return bind(floordiv_p, input, other)
 
 
 def _unary_public(prim, doc, *, methods: tuple, inplace: tuple = ()):

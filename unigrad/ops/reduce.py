@@ -28,7 +28,7 @@ from ..interpreters.batching import over_axes
 from ..tensor import Tensor
 from . import elementwise as _elementwise
 from . import shape as _shape
-from ._dtypes import DEFAULT_INT, float_operand
+from ._dtypes import DEFAULT_INT, float_operand, torch_dtype_name
 from ._primitive import Primitive, bind
 from ._shape_rules import dtype_of, normalize_axes, normalize_axis, shape_of
 from .registry import op
@@ -661,7 +661,7 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, axis=None,
         input = cast(input, dtype)
     if isinstance(input, Tensor) and input._data.dtype.kind != "f":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
-                           f"input. Got {input.dtype.name.capitalize()}")
+                           f"input. Got {torch_dtype_name(input._data.dtype)}")
     if isinstance(ord, bool) or not isinstance(ord, numbers.Real):
         raise ValueError(f"vector_norm(): ord must be a number, inf or -inf, got {ord!r}")
     axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
