@@ -14,6 +14,9 @@ Example:
 
 from __future__ import annotations
 
+import numpy as np
+
+from .. import backend
 from ..interpreters import has_values
 from ..interpreters.batching import BatchingError, BatchTracer
 from ..tensor import Tensor
@@ -31,3 +34,12 @@ def values_for_shape(name: str, input):
         from ..graph.tracer import _concretization_error
         raise _concretization_error(f"{name} (its result's shape depends on the values)")
     return data
+
+
+def known_values(value) -> np.ndarray | None:
+    """``value``'s numbers as a NumPy array for a data-dependent check, or None inside
+    ``ug.vmap`` and ``ug.jit`` (no values there: the check is skipped)."""
+    data = value._data if isinstance(value, Tensor) else value
+    if not has_values(data):
+        return None
+    return backend.to_numpy(data)

@@ -167,10 +167,14 @@ def _matrix_transpose(self):
 
 
 # real dtypes only so far: mH / H are the transposes (conjugation comes with complex dtypes)
+def _last_two_transposed(self):
+    return shape.transpose(self, -2, -1)
+
+
 PROPERTIES = {
     "T": lambda self: shape.transpose(self),
-    "mT": lambda self: shape.transpose(self, -2, -1),
-    "mH": lambda self: shape.transpose(self, -2, -1),
+    "mT": _last_two_transposed,
+    "mH": _last_two_transposed,
     "H": _matrix_transpose,
 }
 

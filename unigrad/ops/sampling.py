@@ -28,6 +28,7 @@ from ..tensor import Tensor, _make_tensor
 from . import _random_fill  # noqa: F401  (declares the in-place fillers)
 from ._generators import Generator, default_generator
 from ._shape_rules import broadcast_shapes
+from ._values import known_values
 from .creation import (
     _draw,
     _finish,
@@ -163,13 +164,6 @@ def _is_batched(tensor: Tensor) -> bool:
     return type(tensor._data) is not np.ndarray and hasattr(tensor._data, "__unigrad_abstract__")
 
 
-def _concrete(tensor: Tensor):
-    """The values of ``tensor`` for checks, or None inside vmap/jit (no values there)."""
-    if _is_batched(tensor) or _local.trace is not None:
-        return None
-    return backend.to_numpy(tensor._data)
-
-
 def _without_gradient(sample: Tensor, *inputs) -> Tensor:
     """``sample``, attached with zero gradient to the inputs that require grad (as
     PyTorch's ``NormalBackward``/``BernoulliBackward``/``PoissonBackward``)."""
@@ -264,7 +258,7 @@ def normal(mean, std=1.0, size=None, *, generator: Generator | None = None, dtyp
     for t in tensors:
         _floating_input(t, "normal_kernel_cpu")
     if tensor_std:
-        values = _concrete(std)
+        values = known_values(std)
         if values is not None and (values < 0).any():
             raise RuntimeError("normal expects all elements of std >= 0.0")
     elif std < 0:
@@ -292,7 +286,7 @@ def bernoulli(input: Tensor, p: float | None = None, *,
     """
     if p is None:
         _floating_input(input, "bernoulli_tensor_cpu_p_")
-        values = _concrete(input)
+        values = known_values(input)
         if values is not None and not ((values >= 0) & (values <= 1)).all():
             raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
         probability = input.detach()
@@ -336,7 +330,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
     if not replacement and num_samples > categories:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
                            "replacement")
-    values = _concrete(input)
+    values = known_values(input)
     if values is not None:
         if not (np.isfinite(values) & (values >= 0)).all():
             raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
@@ -398,7 +392,7 @@ def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
         tensor([0., 0.])
     """
     _floating_input(input, "poisson_cpu")
-    values = _concrete(input)
+    values = known_values(input)
     if values is not None and (values < 0).any():
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     dtype = input._data.dtype

@@ -29,16 +29,13 @@ from . import reduce as _reduce
 from . import shape as _shape
 from ._dtypes import coerce_operands, torch_dtype_name
 from ._shape_rules import normalize_axis
+from ._values import known_values
 from .registry import op
 
 __all__ = ["cov", "corrcoef", "cdist", "dist", "renorm", "cross", "linalg_cross"]
 
 _COMPUTE_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
                   "donot_use_mm_for_euclid_dist")
-
-
-def _is_concrete(value) -> bool:
-    return isinstance(value, Tensor) and type(value._data) is np.ndarray
 
 
 def _pnorm(diff, p: float, dim, *, ties_share: bool):
@@ -178,7 +175,7 @@ def _check_weights(name: str, weights, observations: int, kinds: str, kind_name:
     if count != observations:
         raise RuntimeError(f"cov(): expected {name} to have the same numel as there are "
                            f"observations in the input but got {count} != {observations}")
-    if observations and _is_concrete(weights) and bool((weights._data < 0).any()):
+    if observations and (known := known_values(weights)) is not None and bool((known < 0).any()):
         raise RuntimeError(f"cov(): {name} cannot be negative")
 
 
@@ -219,7 +216,7 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
             average = sum(x, 1) / observations if observations else sum(x, 1) * math.nan
         else:
             total = sum(weights)
-            if _is_concrete(total) and not bool(total._data != 0):
+            if (known := known_values(total)) is not None and not bool(known != 0):
                 raise RuntimeError("cov(): weights sum to zero, can't be normalized")
             average = sum(x * weights, 1) / total
         if weights is not None and aweights is not None and correction != 0:
@@ -227,7 +224,7 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
         else:
             factor = total - correction
         if isinstance(factor, Tensor):
-            if _is_concrete(factor) and bool(factor._data <= 0):
+            if (known := known_values(factor)) is not None and bool(known <= 0):
                 _warn_degrees_of_freedom()
             factor = where(factor <= 0, 0, factor)
         elif factor <= 0:

@@ -35,6 +35,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ... import _state
+from ...backend import namespace_of
 from ...ops._dtypes import torch_dtype_name
 from ...tensor import Tensor
 
@@ -70,8 +71,7 @@ def _write(result: Tensor, out: Tensor) -> None:
                           f"release outputs will not be resized unless they have zero elements. "
                           f"You can explicitly reuse an out tensor t by resizing it, inplace, to "
                           f"zero elements with t.resize_(0).", UserWarning, stacklevel=4)
-        out._data = out._data.__array_namespace__().empty(shape, out._data.dtype) \
-            if hasattr(out._data, "__array_namespace__") else np.empty(shape, out._data.dtype)
+        out._data = namespace_of(out._data).empty(shape, out._data.dtype)
     out._bump_version()
     out._data[...] = result._data
 
