@@ -56,8 +56,8 @@ def test_true_division_of_ints_is_float32():
 
 
 def test_requires_grad_on_int_tensor_raises():
-    with pytest.raises(RuntimeError, match="only Tensors of floating point dtype can require "
-                                           "gradients"):
+    with pytest.raises(RuntimeError, match="only Tensors of floating point and complex dtype "
+                                           "can require gradients"):
         ug.tensor([1, 2], requires_grad=True)
 
 

@@ -9,7 +9,7 @@ Example:
     (tensor(12.), tensor(4.))
 """
 
-from . import amp, autograd, backend, func, graph, io, linalg, nn, ops, optim, transforms, viz
+from . import amp, autograd, backend, fft, func, graph, io, linalg, nn, ops, optim, transforms, viz
 from .autograd import (
     enable_grad,
     inference_mode,
@@ -22,6 +22,8 @@ from .backend import (
     Device,
     DType,
     bool_,
+    complex64,
+    complex128,
     float16,
     float32,
     float64,
@@ -64,6 +66,8 @@ device = Device
 bool = bool_  # noqa: A001 - PyTorch spells the dtype ug.bool
 float = float32  # noqa: A001
 double = float64
+cfloat = complex64
+cdouble = complex128
 half = float16
 long = int64
 int = int32  # noqa: A001

@@ -22,14 +22,42 @@ ndarray = np.ndarray
 class DType:
     """A unigrad dtype: a thin, hashable name over a NumPy dtype."""
 
-    __slots__ = ("name", "np_dtype", "is_floating_point", "itemsize", "_category")
+    __slots__ = ("name", "np_dtype", "is_floating_point", "is_complex", "is_signed", "kind",
+                 "itemsize", "_category")
 
     def __init__(self, name: str, np_dtype: np.dtype, category: int):
         self.name = name
         self.np_dtype = np.dtype(np_dtype)
         self.is_floating_point = category == 2
+        self.is_complex = category == 3
+        self.is_signed = self.np_dtype.kind in "ifc"
+        self.kind = self.np_dtype.kind  # NumPy's kind letter: "b", "u", "i", "f" or "c"
         self.itemsize = self.np_dtype.itemsize
         self._category = category
+
+    @property
+    def is_differentiable(self) -> bool:
+        """Whether tensors of this dtype can require gradients (floating and complex)."""
+        return self._category >= 2
+
+    def to_real(self) -> DType:
+        """The real dtype of the same precision (``complex64 -> float32``; others unchanged)."""
+        return _REAL_OF.get(self, self)
+
+    def to_complex(self) -> DType:
+        """The complex dtype of the same precision (``float64 -> complex128``).
+
+        Example:
+            >>> import unigrad as ug
+            >>> ug.float64.to_complex(), ug.complex64.to_real()
+            (unigrad.complex128, unigrad.float32)
+        """
+        if self._category == 3:
+            return self
+        if self._category != 2:
+            raise RuntimeError(f"to_complex is only supported for floating point dtypes, got "
+                               f"{self.name}")
+        return complex128 if self.np_dtype == np.float64 else complex64
 
     def __repr__(self) -> str:
         return f"unigrad.{self.name}"
@@ -49,7 +77,7 @@ class DType:
         return (from_numpy_dtype, (self.np_dtype,))
 
 
-# category: 0 bool, 1 integer, 2 floating
+# category: 0 bool, 1 integer, 2 floating, 3 complex
 bool_ = DType("bool", np.bool_, 0)
 uint8 = DType("uint8", np.uint8, 1)
 int8 = DType("int8", np.int8, 1)
@@ -59,11 +87,16 @@ int64 = DType("int64", np.int64, 1)
 float16 = DType("float16", np.float16, 2)
 float32 = DType("float32", np.float32, 2)
 float64 = DType("float64", np.float64, 2)
+complex64 = DType("complex64", np.complex64, 3)
+complex128 = DType("complex128", np.complex128, 3)
 
-_ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+_ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64,
+               complex128)
+_REAL_OF = {complex64: float32, complex128: float64}
 _BY_NUMPY = {d.np_dtype: d for d in _ALL_DTYPES}
 _BY_NAME = {d.name: d for d in _ALL_DTYPES}
-_BY_NAME.update({"float": float32, "double": float64, "half": float16, "long": int64, "int": int32})
+_BY_NAME.update({"float": float32, "double": float64, "half": float16, "long": int64, "int": int32,
+                  "cfloat": complex64, "cdouble": complex128})
 
 DEFAULT_FLOAT = np.dtype(np.float32)  # the initial default float dtype: see default_float()
 DEFAULT_INT = np.dtype(np.int64)
@@ -119,21 +152,58 @@ def is_floating(np_dtype: np.dtype) -> bool:
     return np_dtype.kind == "f"
 
 
+def is_differentiable(np_dtype: np.dtype) -> bool:
+    """Whether arrays of this NumPy dtype carry gradients: floating and complex ones."""
+    return np_dtype.kind in "fc"
+
+
+def default_complex() -> np.dtype:
+    """The complex dtype matching the default float dtype (complex64 for float32)."""
+    return np.dtype(np.complex128) if _DEFAULTS["float"] == np.float64 else \
+        np.dtype(np.complex64)
+
+
+def complex_of(np_dtype: np.dtype) -> np.dtype:
+    """The complex NumPy dtype of ``np_dtype``'s precision (float64 -> complex128;
+    integral and bool dtypes -> the default complex dtype)."""
+    if np_dtype.kind == "c":
+        return np_dtype
+    if np_dtype.kind == "f":
+        return np.dtype(np.complex128) if np_dtype == np.float64 else np.dtype(np.complex64)
+    return default_complex()
+
+
+def real_of(np_dtype: np.dtype) -> np.dtype:
+    """The real NumPy dtype of a complex one's precision (complex64 -> float32)."""
+    if np_dtype.kind != "c":
+        return np_dtype
+    return np.dtype(np.float64) if np_dtype == np.complex128 else np.dtype(np.float32)
+
+
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
 def _category(np_dtype: np.dtype) -> int:
-    kind = np_dtype.kind
-    return 2 if kind == "f" else (0 if kind == "b" else 1)
+    return _CATEGORY[np_dtype.kind]
 
 
 def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
-    """Promotion of two tensor dtypes of equal standing (NumPy's table, bool < int < float).
+    """Promotion of two tensor dtypes of equal standing (bool < int < float < complex).
 
-    As in PyTorch, a floating dtype wins over any integer one (int64 with float32 is float32).
+    As in PyTorch, a floating dtype wins over any integer one (int64 with float32 is
+    float32), and a complex one over both, keeping the floating one's precision
+    (float64 with complex64 is complex128; int64 with complex64 is complex64).
     """
     if a == b:
         return a
-    if (a.kind == "f") != (b.kind == "f"):
-        return a if a.kind == "f" else b
-    return np.promote_types(a, b)
+    kind_a, kind_b = a.kind, b.kind
+    if kind_a == kind_b or (kind_a in "iub" and kind_b in "iub"):
+        return np.promote_types(a, b)
+    if _CATEGORY[kind_a] < _CATEGORY[kind_b]:
+        a, b = b, a
+    if a.kind == "c" and b.kind == "f":
+        return np.promote_types(a, b)
+    return a
 
 
 def result_dtype(dims_and_dtypes, scalars) -> np.dtype:
@@ -142,7 +212,8 @@ def result_dtype(dims_and_dtypes, scalars) -> np.dtype:
     ``dims_and_dtypes`` lists ``(ndim, dtype)`` of tensor operands; ``scalars``
     lists Python numbers. Priority: dimensioned tensors, then zero-dim tensors,
     then Python scalars; a lower-priority operand only matters when it is of a
-    higher category (bool < integer < floating).
+    higher category (bool < integer < floating < complex). A complex operand of a
+    lower priority lifts a floating result to the complex dtype of its precision.
     """
     dim_dtype = None
     zero_dtype = None
@@ -153,17 +224,21 @@ def result_dtype(dims_and_dtypes, scalars) -> np.dtype:
             zero_dtype = dt if zero_dtype is None else promote_types(zero_dtype, dt)
     result = dim_dtype
     if zero_dtype is not None:
-        if result is None or _category(zero_dtype) > _category(result):
+        if result is None:
             result = zero_dtype
+        elif _category(zero_dtype) > _category(result):
+            result = promote_types(zero_dtype, result) if result.kind == "f" else zero_dtype
     scalar_category = -1
     for s in scalars:
         scalar_category = max(scalar_category, 0 if isinstance(s, (bool, np.bool_)) else
-                              (2 if isinstance(s, float) else 1))
+                              (2 if isinstance(s, float) else (3 if isinstance(s, complex)
+                                                               else 1)))
     if scalar_category >= 0:
         if result is None:
-            result = (np.dtype(np.bool_), DEFAULT_INT, _DEFAULTS["float"])[scalar_category]
+            result = (np.dtype(np.bool_), DEFAULT_INT, _DEFAULTS["float"],
+                      default_complex())[scalar_category]
         elif scalar_category > _category(result):
-            result = DEFAULT_INT if scalar_category == 1 else _DEFAULTS["float"]
+            result = (None, DEFAULT_INT, _DEFAULTS["float"], complex_of(result))[scalar_category]
     return result
 
 

@@ -115,7 +115,8 @@ class _Encoder:
                 raise TypeError(f"ug.save: cannot save a masked array at {_location(parts)} "
                                 "(its mask would be lost); expected " + _SUPPORTED)
             return self._tensor(np.asarray(backend.to_numpy(value)), parts, "an array")
-        if isinstance(value, np.generic) and value.dtype in backend._BY_NUMPY:
+        if isinstance(value, np.generic) and value.dtype in backend._BY_NUMPY \
+                and value.dtype.kind != "c":
             return {"numpy": value.dtype.name, "value": self._scalar(value.item())}
         if value is None or isinstance(value, bool):
             return value
@@ -370,7 +371,7 @@ def _decode_numpy_scalar(dtype_name: Any, value: Any) -> np.generic:
         dtype = backend.to_numpy_dtype(dtype_name) if isinstance(dtype_name, str) else None
     except TypeError:
         dtype = None
-    if dtype is None or dtype.name != dtype_name:
+    if dtype is None or dtype.name != dtype_name or dtype.kind == "c":
         raise _CorruptCheckpoint(f"unknown NumPy scalar dtype {dtype_name!r}")
     if dtype.kind == "b":
         valid = isinstance(value, bool)

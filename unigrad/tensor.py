@@ -116,7 +116,7 @@ def as_array(data, dtype=None, device=None):
         array = array.astype(np_dtype)
     if array.dtype not in backend._BY_NUMPY:
         raise TypeError(f"can't convert data of dtype {array.dtype} to a Tensor; supported dtypes "
-                        "are bool, integer and float16/32/64")
+                        "are bool, integer, float16/32/64 and complex64/128")
     if device is not None:
         array = backend.to_device(array, backend.Device(device))
     return array
@@ -137,6 +137,8 @@ def _from_python(data, infer_dtype: bool = True) -> ndarray:
         return array
     if array.dtype == np.float64 and not _has_numpy_float64(data):
         array = array.astype(backend.default_float())
+    elif array.dtype == np.complex128 and not _has_numpy_float64(data):
+        array = array.astype(backend.default_complex())
     elif array.dtype.kind in "iu" and array.dtype != backend.DEFAULT_INT:
         array = array.astype(backend.DEFAULT_INT)
     return array
@@ -159,7 +161,9 @@ def _replace_tensors(data):
 
 
 def _has_numpy_float64(data) -> bool:
-    return any(isinstance(item, (np.float64, ndarray)) and np.asarray(item).dtype == np.float64
+    """Whether ``data`` holds a NumPy float64/complex128 value, which keeps its precision."""
+    return any(isinstance(item, (np.float64, np.complex128, ndarray))
+               and np.asarray(item).dtype in (np.float64, np.complex128)
                for item in _flatten(data))
 
 
@@ -238,6 +242,10 @@ class Tensor:
 
     def is_floating_point(self) -> bool:
         return self._data.dtype.kind == "f"
+
+    def is_complex(self) -> bool:
+        """Whether the dtype is complex (complex64 or complex128)."""
+        return self._data.dtype.kind == "c"
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
@@ -324,8 +332,9 @@ class Tensor:
                                    "you want to use a computed variable in a subgraph that doesn't "
                                    "require differentiation use var_no_grad = var.detach().")
             return self
-        if requires_grad and self._data.dtype.kind != "f":
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._data.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
         self._requires_grad = bool(requires_grad)
         return self
 

@@ -70,8 +70,8 @@ def test_retain_grad_without_requires_grad():
 
 
 def test_requires_grad_on_integer_tensor():
-    with pytest.raises(RuntimeError, match="only Tensors of floating point dtype can require "
-                                           "gradients"):
+    with pytest.raises(RuntimeError, match="only Tensors of floating point and complex dtype "
+                                           "can require gradients"):
         ug.tensor([1, 2], requires_grad=True)
 
 

@@ -84,6 +84,8 @@ def make_tensor(array: np.ndarray, dtype=None, requires_grad: bool = False) -> T
     data = np.copy(array, order="K")
     if dtype is not None and data.dtype.kind == "f":
         data = data.astype(dtype, order="K")
+    elif dtype is not None and data.dtype.kind == "c":  # float32 runs: complex64
+        data = data.astype(np.result_type(dtype, np.complex64), order="K")
     tensor = ug.from_numpy(data)
     if requires_grad:
         tensor.requires_grad_()
@@ -124,8 +126,9 @@ def to_numpy(value) -> np.ndarray:
 
 
 def float_outputs(out) -> list:
-    """The floating-point Tensor outputs (the ones a gradient can flow through)."""
-    return [o for o in flatten_outputs(out) if isinstance(o, Tensor) and o._data.dtype.kind == "f"]
+    """The floating-point and complex Tensor outputs (the ones a gradient can flow through)."""
+    return [o for o in flatten_outputs(out)
+            if isinstance(o, Tensor) and o._data.dtype.kind in "fc"]
 
 
 def evaluate(spec: OpSpec, sample: Sample, replace: dict) -> list[np.ndarray]:
@@ -136,12 +139,14 @@ def evaluate(spec: OpSpec, sample: Sample, replace: dict) -> list[np.ndarray]:
 
 
 def inner(first: list, second: list) -> float:
-    """Sum of the elementwise products of two lists of arrays (``None`` counts as zero)."""
+    """The real inner product ``sum(Re(conj(a) * b))`` of two lists of arrays (``None``
+    counts as zero): for complex values it is the one PyTorch's convention makes the
+    vjp the adjoint for (a cotangent is ``dL/dx + i dL/dy``)."""
     total = 0.0
     for a, b in zip(first, second):
         if a is None or b is None:
             continue
-        total += float(np.sum(to_numpy(a) * to_numpy(b)))
+        total += float(np.sum(np.real(np.conj(to_numpy(a)) * to_numpy(b))))
     return total
 
 
@@ -158,8 +163,17 @@ def shifted(sample: Sample, directions: dict, t: float) -> dict:
     return {i: np.asarray(sample.args[i] + t * direction) for i, direction in directions.items()}
 
 
-def random_like(rng: np.random.Generator, shapes) -> list[np.ndarray]:
-    return [np.asarray(rng.standard_normal(size=tuple(shape))) for shape in shapes]
+def random_like(rng: np.random.Generator, values) -> list[np.ndarray]:
+    """Normal arrays shaped like ``values`` (complex ones for complex values)."""
+    arrays = []
+    for value in values:
+        shape = tuple(value.shape)
+        array = rng.standard_normal(size=shape)
+        if np.dtype(to_numpy(value).dtype if isinstance(value, Tensor) else value.dtype).kind \
+                == "c":
+            array = array + 1j * rng.standard_normal(size=shape)
+        arrays.append(np.asarray(array))
+    return arrays
 
 
 def assert_scalars_close(analytic: float, numeric: float, atol: float, rtol: float,
@@ -243,15 +257,16 @@ def check_vjp(spec: OpSpec, sample: Sample, rng: np.random.Generator) -> None:
     indices = sample.differentiable_indices()
     args = make_args(sample, requires_grad=indices)
     outputs = float_outputs(call(spec, sample, args))
-    cotangents = random_like(rng, (o.shape for o in outputs))
-    directions = dict(zip(indices, random_like(rng, (sample.args[i].shape for i in indices))))
+    cotangents = random_like(rng, outputs)
+    directions = dict(zip(indices, random_like(rng, (sample.args[i] for i in indices))))
     grads = vjp(outputs, [args[i] for i in indices], cotangents)
     for index, grad in zip(indices, grads):
         if grad is not None:
             assert tuple(grad.shape) == sample.args[index].shape, (
                 f"gradient of argument {index} has shape {tuple(grad.shape)}, "
                 f"expected {sample.args[index].shape}")
-            assert grad.dtype == ug.float64, f"gradient of argument {index} is {grad.dtype}"
+            assert grad.dtype == sample.args[index].dtype, (
+                f"gradient of argument {index} is {grad.dtype}")
     analytic = inner(grads, list(directions.values()))
     numeric = central_difference(
         lambda t: inner(cotangents, evaluate(spec, sample, shifted(sample, directions, t))),
@@ -272,7 +287,7 @@ def vjp(outputs: list, inputs: list, cotangents: list, create_graph: bool = Fals
 def check_jvp(spec: OpSpec, sample: Sample, rng: np.random.Generator) -> None:
     """Forward-mode ``J u`` (dual tensors) against central differences, output by output."""
     indices = sample.differentiable_indices()
-    directions = dict(zip(indices, random_like(rng, (sample.args[i].shape for i in indices))))
+    directions = dict(zip(indices, random_like(rng, (sample.args[i] for i in indices))))
     with forward_ad.dual_level():
         args = make_args(sample)
         for index, direction in directions.items():
@@ -299,11 +314,10 @@ def check_second_order(spec: OpSpec, sample: Sample, rng: np.random.Generator) -
     """
     indices = sample.differentiable_indices()
     outputs = float_outputs(call(spec, sample, make_args(sample)))
-    output_shapes = [tuple(o.shape) for o in outputs]
-    cotangents = random_like(rng, output_shapes)
-    cotangent_directions = random_like(rng, output_shapes)
-    directions = dict(zip(indices, random_like(rng, (sample.args[i].shape for i in indices))))
-    weights = random_like(rng, (sample.args[i].shape for i in indices))
+    cotangents = random_like(rng, outputs)
+    cotangent_directions = random_like(rng, outputs)
+    directions = dict(zip(indices, random_like(rng, (sample.args[i] for i in indices))))
+    weights = random_like(rng, (sample.args[i] for i in indices))
 
     def first_order(replace: dict, cotangent_values: list, create_graph: bool):
         args = make_args(sample, requires_grad=indices, replace=replace)
@@ -313,7 +327,7 @@ def check_second_order(spec: OpSpec, sample: Sample, rng: np.random.Generator) -
 
     cotangent_leaves = [make_tensor(v, requires_grad=True) for v in cotangents]
     inputs, grads = first_order({}, cotangent_leaves, create_graph=True)
-    terms = [(g * make_tensor(w)).sum() for g, w in zip(grads, weights)
+    terms = [ug.real(ug.conj(make_tensor(w)) * g).sum() for g, w in zip(grads, weights)
              if g is not None and g.requires_grad]
     analytic = 0.0
     if terms:
@@ -341,10 +355,11 @@ def check_float32(spec: OpSpec, sample: Sample) -> None:
     assert len(wide) == len(narrow)
     for index, (w, n) in enumerate(zip(wide, narrow)):
         w, n = to_numpy(w), to_numpy(n)
-        expected_dtype = np.dtype(np.float32) if w.dtype == np.float64 else w.dtype
+        expected_dtype = {np.dtype(np.float64): np.dtype(np.float32),
+                          np.dtype(np.complex128): np.dtype(np.complex64)}.get(w.dtype, w.dtype)
         assert n.dtype == expected_dtype, (
             f"output {index}: float32 inputs give {n.dtype}, expected {expected_dtype}")
-        if w.dtype.kind == "f":
+        if w.dtype.kind in "fc":
             scale = max(1.0, float(np.max(np.abs(w), initial=0.0)))
             np.testing.assert_allclose(n, w, rtol=spec.float32_tol,
                                        atol=spec.float32_tol * scale, err_msg=f"output {index}")
@@ -358,7 +373,7 @@ def record_forward_backward(spec: OpSpec, sample: Sample) -> list:
     with recording_binds() as records:
         outputs = [o for o in float_outputs(call(spec, sample, args)) if o.requires_grad]
         if outputs:
-            ug.autograd.backward(outputs, [ug.ones_like(o) for o in outputs])
+            ug.autograd.backward(outputs, [ug.ones_like(o) for o in outputs])  # complex: 1+0j
     return records
 
 
@@ -376,7 +391,7 @@ def vmap_layouts(sample: Sample) -> list[tuple]:
     """``in_axes`` layouts to check: every floating array batched along axis 0, then each
     floating array alone batched along its last axis (the others shared)."""
     floating = [i for i, a in enumerate(sample.args)
-                if isinstance(a, np.ndarray) and a.dtype.kind == "f"]
+                if isinstance(a, np.ndarray) and a.dtype.kind in "fc"]
     if not floating:
         return []
     layouts = [tuple(0 if i in floating else None for i in range(len(sample.args)))]

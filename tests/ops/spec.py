@@ -20,7 +20,7 @@ import numpy as np
 class Sample:
     """One call: ``op(*args, **kwargs)``.
 
-    ``args`` holds float64 NumPy arrays (turned into Tensors by the harness)
+    ``args`` holds float64 (or complex128) NumPy arrays (turned into Tensors by the harness)
     and plain Python values (passed as they are). ``diff`` lists the indices of
     the array arguments to differentiate (default: every floating array).
     """
@@ -34,7 +34,7 @@ class Sample:
         if self.diff is not None:
             return tuple(self.diff)
         return tuple(i for i, a in enumerate(self.args)
-                     if isinstance(a, np.ndarray) and a.dtype.kind == "f")
+                     if isinstance(a, np.ndarray) and a.dtype.kind in "fc")
 
 
 @dataclass

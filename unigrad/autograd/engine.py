@@ -220,7 +220,10 @@ def _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph
                 out = _unpack_output(node, out, False)
             elif prim.saves_output:
                 raise RuntimeError(ERR_BACKWARD_TWICE)
-            grads = prim.vjp(grad, out, node.needs, *inputs, **node.params)
+            if grad.dtype.kind == "c":
+                grads = prim.complex_vjp(grad, out, node.needs, *inputs, **node.params)
+            else:
+                grads = prim.vjp(grad, out, node.needs, *inputs, **node.params)
             if release and (prim.saves_inputs or prim.saves_output):
                 node.saved = RELEASED
                 node.out = None
@@ -264,7 +267,10 @@ def _run_node(node: Node, hooks, grad, retain_graph: bool, create_graph: bool):
     elif prim.saves_output:
         raise RuntimeError(ERR_BACKWARD_TWICE)
     try:
-        grads = prim.vjp(grad, out, node.needs, *inputs, **node.params)
+        if grad.dtype.kind == "c":
+            grads = prim.complex_vjp(grad, out, node.needs, *inputs, **node.params)
+        else:
+            grads = prim.vjp(grad, out, node.needs, *inputs, **node.params)
     except Exception:
         if hooks is not None and hooks.forward_trace is not None:
             _report_forward_trace(node)
@@ -352,8 +358,12 @@ def _conform(g, shape, dtype):
             from ..ops.shape import sum_to_shape
             g = sum_to_shape(g, shape)
     if g.dtype != dtype:
-        from ..ops.elementwise import cast
-        g = cast(g, dtype)
+        if g.dtype.kind == "c" and dtype.kind != "c":
+            from ..ops.complex_numbers import real  # a real input's share: the real part
+            g = real(g)
+        if g.dtype != dtype:
+            from ..ops.elementwise import cast
+            g = cast(g, dtype)
     return g
 
 

@@ -141,7 +141,7 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
                            f"that of the original Tensor, this is not supported. Tensor is of "
                            f"size {list(tensor.shape)} while the given forward gradient is of "
                            f"size {list(tangent.shape)}.")
-    if tensor._data.dtype.kind != "f":
+    if tensor._data.dtype.kind not in "fc":
         raise ValueError("Expected primal to be floating point")
     return attach_tangent(tensor, tangent, _current_level(level))
 
@@ -163,7 +163,7 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
 def propagate(prim, args, params, result: Tensor) -> None:
     """Compute ``result``'s tangents from its inputs' (called by ``bind``)."""
     levels = _local.forward_levels
-    if not prim.differentiable or result._data.dtype.kind != "f":
+    if not prim.differentiable or result._data.dtype.kind not in "fc":
         return
     for depth, level in enumerate(list(levels)):
         tangents = tuple(tangent_of(a, level) for a in args)
@@ -173,6 +173,7 @@ def propagate(prim, args, params, result: Tensor) -> None:
             raise NotImplementedError(f"forward-mode AD is not defined for {prim.name}")
         # the rule runs at the outer levels only: an enclosing jvp differentiates this
         # tangent (nested forward mode), this level does not see its own tangent ops
+        prim.check_complex_jvp(result)
         _local.forward_levels = levels[:depth]
         try:
             tangent = prim.jvp(tangents, result, *args, **params)

@@ -278,7 +278,7 @@ def _attach_node(cls, ctx: FunctionCtx, args: tuple, outputs: list) -> None:
                                "operation.")
     non_differentiable = {id(t) for t in ctx._non_differentiable}
     differentiable = [i for i, out in enumerate(outputs)
-                      if isinstance(out, Tensor) and out._data.dtype.kind == "f"
+                      if isinstance(out, Tensor) and out._data.dtype.kind in "fc"
                       and id(out) not in non_differentiable]
     single = len(outputs) == 1
     params = {"ctx": ctx,
@@ -408,7 +408,7 @@ def _propagate_tangents(cls, ctx: FunctionCtx, args: tuple, outputs: list) -> No
             _local.forward_levels = levels
         results = result if isinstance(result, tuple) else (result,)
         for out, tangent in zip(outputs, results):
-            if isinstance(out, Tensor) and tangent is not None and out._data.dtype.kind == "f":
+            if isinstance(out, Tensor) and tangent is not None and out._data.dtype.kind in "fc":
                 out._extra_dict().setdefault("tangents", {})[level] = \
                     _conform_tangent(tangent, out)
 
@@ -457,7 +457,7 @@ _DELAYED_ERROR = _BackwardRule("Error", _raise_once_differentiable, saves_inputs
 
 def _delayed_error(grad):
     """``grad`` attached to a node that raises when a backward pass reaches it."""
-    if not isinstance(grad, Tensor) or grad._data.dtype.kind != "f":
+    if not isinstance(grad, Tensor) or grad._data.dtype.kind not in "fc":
         return grad
     source = _make_tensor(grad._data, True)
     result = _make_tensor(grad._data)

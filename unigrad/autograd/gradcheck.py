@@ -37,7 +37,7 @@ def _as_tuple(inputs) -> tuple:
 
 def _differentiable_outputs(result) -> list:
     return [out for out in _as_tuple(result)
-            if isinstance(out, Tensor) and out._data.dtype.kind == "f"]
+            if isinstance(out, Tensor) and out._data.dtype.kind in "fc"]
 
 
 def _check_inputs(inputs: tuple) -> list:

@@ -129,6 +129,7 @@ class DynamicParamsPrimitive(Primitive):
         self.scalar = self.expression = self.simplify = self.ufunc = None
         self.impure = base.impure
         self.result_memory = base.result_memory
+        self.complex_gradient = base.complex_gradient
         self.differentiable = base.differentiable
         self.backward_name = base.backward_name
         self.is_view = False

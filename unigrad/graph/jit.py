@@ -332,7 +332,7 @@ class JitFunction:
             outputs, atoms, differentiable_results = _output_specs(trace, out_leaves)
             if self.all_results_differentiable:
                 differentiable_results = tuple(i for i, atom in enumerate(atoms)
-                                               if atom.dtype.kind == "f")
+                                               if atom.dtype.kind in "fc")
         trace_seconds = time.perf_counter() - start
         sources, guards, differentiable, alias_guards = _sources_and_guards(trace, effects)
         guards_of = list(trace.guards)
@@ -444,7 +444,7 @@ def _sources_and_guards(trace: Trace, effects: Effects):
                 alias_guards.append((weakref.ref(record.tensor), _owner(record.storage.owner)))
             continue
         by_var[record.var] = ("arg", owner) if record.source is not None else ("data", owner)
-        if record.requires_grad and record.var.dtype.kind == "f":
+        if record.requires_grad and record.var.dtype.kind in "fc":
             wants_grad.add(record.var)
         guards.append((owner, record.var.shape, record.var.dtype, record.requires_grad,
                        record.grad_present))
@@ -665,7 +665,7 @@ def _vjp_function(compiled: Compiled) -> JitFunction:
         graph = compiled.raw_graph
         differentiable = set(compiled.differentiable)
         float_outputs = [i for i, a in enumerate(graph.outputs[:compiled.num_results])
-                         if a.dtype.kind == "f"]
+                         if a.dtype.kind in "fc"]
         count = len(graph.inputs)
 
         def vjp(*values):
@@ -711,7 +711,7 @@ class _GraphCall(Function):
     def backward(ctx, *cotangents):
         compiled = ctx.compiled
         float_cotangents = [c for c, a in zip(cotangents, compiled.raw_graph.outputs)
-                            if a.dtype.kind == "f"]
+                            if a.dtype.kind in "fc"]
         grads = _vjp_function(compiled)(*ctx.saved_tensors, *float_cotangents)
         return (None, *grads)
 

@@ -90,7 +90,7 @@ def make_result(prim, args: tuple, params: dict, out, requires_grad: bool,
         base = None
         result._vc = None
     local = _local
-    if requires_grad and local.grad_enabled and prim.differentiable and out.dtype.kind == "f":
+    if requires_grad and local.grad_enabled and prim.differentiable and out.dtype.kind in "fc":
         _record(prim, args, params, result)
         if base is not None and base._requires_grad:
             result._extra = {"view_of": (base, prim, params)}
@@ -134,7 +134,7 @@ def bind_first_tensor(prim, x: Tensor, constant=_NO_PARAMS, params=_NO_PARAMS):
     result._extra = None
     view = prim.is_view and _may_share_memory(out, data)
     result._vc = shared_counter(x) if view else None
-    if x._requires_grad and local.grad_enabled and prim.differentiable and out.dtype.kind == "f":
+    if x._requires_grad and local.grad_enabled and prim.differentiable and out.dtype.kind in "fc":
         args = (x,) if constant is _NO_PARAMS else (x, constant)
         _record_single(prim, args, x, result, params)
         if view:

@@ -95,7 +95,7 @@ class Parameter(Tensor):
         else:
             self._data = as_array(data)
         self.name = name
-        if requires_grad and self._data.dtype.kind == "f":
+        if requires_grad and self._data.dtype.kind in "fc":
             self._requires_grad = True
 
     def set_data(self, data, slice_shape: bool = False) -> Parameter:

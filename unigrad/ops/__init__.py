@@ -15,8 +15,8 @@ from ._primitive import PRIMITIVES, Primitive, bind
 _FAMILY_NAMES = ("creation", "sampling", "elementwise", "elementwise_math", "integer_math",
                  "special", "numeric", "reduce", "scans", "sorting", "statistics", "shape",
                  "layout", "views_copies", "device", "indexing", "scatter", "linalg",
-                 "decompositions", "linalg_solvers", "products", "nn_functional", "clipping",
-                 "control")
+                 "decompositions", "linalg_solvers", "products", "complex_numbers", "spectral",
+                 "nn_functional", "clipping", "control")
 
 
 def _public_names(module) -> list:

@@ -15,7 +15,7 @@ from ..backend import DEFAULT_INT, default_float, ndarray
 from ..tensor import Tensor, _make_tensor, as_array
 from . import elementwise as _elementwise
 
-_SCALARS = (bool, int, float)
+_SCALARS = (bool, int, float, complex)
 
 
 def _cast_tensor(t: Tensor, dtype: np.dtype) -> Tensor:
@@ -50,13 +50,13 @@ def to_tensor_operand(value):
     """Lists, arrays and NumPy scalars next to a Tensor become Tensors or Python scalars."""
     if isinstance(value, Tensor) or type(value) in _SCALARS:
         return value
-    if isinstance(value, np.generic) and value.ndim == 0 and value.dtype.kind in "biuf":
+    if isinstance(value, np.generic) and value.ndim == 0 and value.dtype.kind in "biufc":
         return value.item()
     if isinstance(value, (ndarray, list, tuple)) or hasattr(value, "__cuda_array_interface__"):
         return _make_tensor(as_array(value))
     if hasattr(value, "__unigrad_abstract__"):  # an interpreter's array (vmap batch, tracer)
         return _make_tensor(value)
-    if isinstance(value, (bool, int, float)):
+    if isinstance(value, (bool, int, float, complex)):
         return value
     raise TypeError(f"unsupported operand type {type(value).__name__}; expected a Tensor, an array "
                     "or a Python number")
@@ -86,7 +86,7 @@ def coerce_operands(*operands):
 def float_operand(x):
     """Unary floating ops on integer or bool tensors compute in the default float dtype."""
     if isinstance(x, Tensor):
-        if x._data.dtype.kind != "f":
+        if x._data.dtype.kind not in "fc":
             return _cast_tensor(x, default_float())
         return x
     if isinstance(x, np.generic):
@@ -103,13 +103,13 @@ def float_operand(x):
 def true_divide_dtype(a, b):
     """True division of integer tensors gives the default float dtype."""
     a, b = coerce_operands(a, b)
-    if isinstance(a, Tensor) and a._data.dtype.kind != "f":
+    if isinstance(a, Tensor) and a._data.dtype.kind not in "fc":
         a = _cast_tensor(a, default_float())
-    if isinstance(b, Tensor) and b._data.dtype.kind != "f":
+    if isinstance(b, Tensor) and b._data.dtype.kind not in "fc":
         b = _cast_tensor(b, default_float())
-    if isinstance(a, Tensor) and not isinstance(b, Tensor):
+    if isinstance(a, Tensor) and not isinstance(b, Tensor) and not isinstance(b, complex):
         b = float(b)
-    elif isinstance(b, Tensor) and not isinstance(a, Tensor):
+    elif isinstance(b, Tensor) and not isinstance(a, Tensor) and not isinstance(a, complex):
         a = float(a)
     return a, b
 
@@ -122,7 +122,7 @@ __all__ = ["coerce_operands", "float_operand", "true_divide_dtype", "to_tensor_o
 _TORCH_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
                 "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
                 "uint8": "Byte", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
-                "bool": "Bool"}
+                "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def torch_dtype_name(dtype) -> str:

@@ -21,6 +21,13 @@ needs to know about it:
   (:mod:`unigrad.interpreters.batching`), or a family rule from there
   (``over_axes("axes")``, ``over_leading_dims()``); derived for
   ``kind="elementwise"``;
+- ``complex_gradient``: how complex tensors are differentiated, by PyTorch's
+  convention (a cotangent is the conjugate Wirtinger derivative ``dL/dx + i dL/dy``):
+  ``"holomorphic"`` (the op is complex-analytic with real coefficients, so its vjp
+  rule applies unchanged at the conjugated inputs, output and params, and its
+  jvp rule as written; the default for ``kind="linear"`` and ``"bilinear"``),
+  ``"own"`` (the rules handle complex values themselves: ``abs``, ``real``...)
+  or None (complex gradients are not defined: differentiating it raises);
 - ``autocast``: ``"lower"`` (run in the autocast dtype), ``"float32"`` (run
   half-precision inputs in float32) or None (follow the inputs);
 - ``scalar``: the expression of one element, for fusion and code generation:
@@ -59,6 +66,7 @@ import functools
 from collections.abc import Callable
 
 from .. import _state
+from ..abstract import ShapedArray
 from ..backend import ndarray
 from ..interpreters.eager import bind_eager, bind_first_tensor
 from ..tensor import PLAIN_TENSOR_TYPES, Tensor
@@ -70,6 +78,8 @@ _local = _state.local
 _KINDS = ("elementwise", "linear", "bilinear", "other")
 _SAVES = ("inputs", "output", "inputs and output", "nothing")
 _AUTOCAST = (None, "lower", "float32")
+_COMPLEX_GRADIENT = ("holomorphic", "own", None)
+_BY_KIND = "by kind"
 
 
 def _camel(name: str) -> str:
@@ -86,7 +96,8 @@ class Primitive:
 
     __slots__ = ("name", "impl", "shape", "vjp", "jvp", "batch", "kind", "saves",
                  "differentiable", "backward_name", "is_view", "autocast", "scalar", "expression",
-                 "simplify", "ufunc", "impure", "result_memory", "saves_inputs", "saves_output",
+                 "simplify", "ufunc", "impure", "result_memory", "complex_gradient",
+                 "saves_inputs", "saves_output",
                  "saved_for", "saves_lone_first", "__weakref__")
 
     def __init__(self, name: str, impl: Callable, shape: Callable, *,
@@ -98,7 +109,7 @@ class Primitive:
                  expression: Callable | None = None, simplify: Callable | None = None,
                  ufunc: str | None = None,
                  impure: bool = False, result_memory: str | None = None,
-                 register: bool = True):
+                 complex_gradient: str | None = _BY_KIND, register: bool = True):
         if register and name in PRIMITIVES:
             raise ValueError(f"primitive {name!r} is already registered")
         if kind not in _KINDS:
@@ -111,6 +122,11 @@ class Primitive:
                              f"{result_memory!r}")
         if autocast not in _AUTOCAST:
             raise ValueError(f"autocast must be None, 'lower' or 'float32', got {autocast!r}")
+        if complex_gradient == _BY_KIND:
+            complex_gradient = "holomorphic" if kind in ("linear", "bilinear") else None
+        if complex_gradient not in _COMPLEX_GRADIENT:
+            raise ValueError(f"complex_gradient must be 'holomorphic', 'own' or None, got "
+                             f"{complex_gradient!r}")
         self.name = name
         self.impl = impl
         self.shape = shape
@@ -127,6 +143,7 @@ class Primitive:
         self.ufunc = ufunc
         self.impure = impure
         self.result_memory = result_memory
+        self.complex_gradient = complex_gradient
         # the tape's view of ``saves``
         self.saves_inputs = callable(saves) or saves in ("inputs", "inputs and output")
         self.saves_output = saves in ("output", "inputs and output")
@@ -153,6 +170,36 @@ class Primitive:
     def __call__(self, *args, **params):
         return bind(self, *args, **params)
 
+    def complex_vjp(self, g, out, needs, *inputs, **params):
+        """The vjp for a complex cotangent ``g`` (the tape calls it instead of ``vjp``).
+
+        A holomorphic op's cotangent is ``g * conj(f'(z))``, and for a rule written
+        with real coefficients ``conj(f'(z)) = f'(conj(z))``: the rule runs at the
+        conjugated inputs, output and params.
+
+        Example:
+            >>> import numpy as np
+            >>> from unigrad.ops._primitive import PRIMITIVES
+            >>> z = np.array([1 + 2j])
+            >>> PRIMITIVES["exp"].complex_vjp(np.array([1 + 0j]), np.exp(z), (True,), z)[0]
+            array([-1.13120438-2.47172667j])
+        """
+        rule = self.complex_gradient
+        if rule == "own":
+            return self.vjp(g, out, needs, *inputs, **params)
+        if rule is None:
+            raise RuntimeError(f"the derivative of {self.name} is not implemented for complex "
+                               f"tensors")
+        return self.vjp(g, _conjugate(out), needs, *[_conjugate(x) for x in inputs],
+                        **{key: _conjugate(value) for key, value in params.items()})
+
+    def check_complex_jvp(self, out) -> None:
+        """Raise when forward mode would push a complex tangent through an op whose rules
+        are real-only."""
+        if self.complex_gradient is None and out.dtype.kind == "c":
+            raise RuntimeError(f"the derivative of {self.name} is not implemented for complex "
+                               f"tensors")
+
     def scalar_expression(self, operands: list[str], params: dict, dtype) -> str | None:
         """One element of this op on scalar operand expressions (None: not fusable)."""
         scalar = self.scalar
@@ -166,6 +213,23 @@ class Primitive:
             return scalar.format(*operands)
         except IndexError:
             return None
+
+
+_conj_op = None
+
+
+def _conjugate(value):
+    """The complex conjugate of a complex array, Tensor or number; anything else as is."""
+    global _conj_op
+    if type(value) is complex:
+        return value.conjugate()
+    dtype = getattr(value, "dtype", None)
+    if dtype is None or dtype.kind != "c" or type(value) is ShapedArray:
+        return value
+    if _conj_op is None:
+        from .complex_numbers import conj_physical
+        _conj_op = conj_physical
+    return _conj_op(value)
 
 
 def others_need(needs: tuple) -> tuple:
@@ -186,7 +250,7 @@ def _derived_jvp(prim: Primitive, kind: str) -> Callable | None:
                 needs = tuple(j == i for j in range(n))
                 if tuple(t.shape) != tuple(out.shape):
                     t = broadcast_to(t, tuple(out.shape))
-                term = prim.vjp(t, out, needs, *inputs, **params)[i]
+                term = prim.vjp(t, out, needs, *inputs, **params)[i]  # at unconjugated primals
                 total = term if total is None else total + term
             return total
         return elementwise_jvp

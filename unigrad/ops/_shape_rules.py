@@ -43,7 +43,7 @@ def elementwise_rule(dtype_rule=None):
             dtype = np.dtype(dtype_rule(*avals))
         elif arrays:  # Python numbers are weak, as in NumPy (NEP 50): f32 * 2.0 is f32
             dtype = np.result_type(*(a.dtype for a in arrays),
-                                   *(a for a in avals if type(a) in (int, float, bool)))
+                                   *(a for a in avals if type(a) in (int, float, bool, complex)))
         else:
             dtype = dtype_of(avals[0])
         return shape, dtype

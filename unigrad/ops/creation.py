@@ -323,7 +323,7 @@ def _draw(name: str, generator, shape: tuple, sample):
 
 
 def _check_requires_grad(np_dtype: np.dtype, requires_grad: bool) -> None:
-    if requires_grad and np_dtype.kind != "f":
+    if requires_grad and np_dtype.kind not in "fc":
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                            "gradients")
 

@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 
+from .. import backend
 from ..backend import namespace_of, to_numpy_dtype
 from ..tensor import PLAIN_TENSOR_TYPES, Tensor
 from ._dtypes import _CONSTANTS, coerce_operands, float_constant, float_operand, true_divide_dtype
@@ -35,23 +36,27 @@ _boolean = elementwise_rule(lambda *avals: np.bool_)
 add_p = Primitive("add", np.add, _same, kind="elementwise", saves="nothing",
                   vjp=lambda g, out, needs, x, y: (g if needs[0] else None,
                                                    g if needs[1] else None),
-                  scalar="({0} + {1})", ufunc="add", simplify=neutral_operand(0, (0, 1)))
+                  scalar="({0} + {1})", ufunc="add", simplify=neutral_operand(0, (0, 1)),
+                  complex_gradient="holomorphic")
 sub_p = Primitive("sub", np.subtract, _same, kind="elementwise", saves="nothing",
                   vjp=lambda g, out, needs, x, y: (g if needs[0] else None,
                                                    -g if needs[1] else None),
-                  scalar="({0} - {1})", ufunc="subtract", simplify=neutral_operand(0, (1,)))
+                  scalar="({0} - {1})", ufunc="subtract", simplify=neutral_operand(0, (1,)),
+                  complex_gradient="holomorphic")
 mul_p = Primitive("mul", np.multiply, _same, kind="elementwise", saves=others_need,
                   vjp=lambda g, out, needs, x, y: (g * y if needs[0] else None,
                                                    g * x if needs[1] else None),
-                  scalar="({0} * {1})", ufunc="multiply", simplify=neutral_operand(1, (0, 1)))
+                  scalar="({0} * {1})", ufunc="multiply", simplify=neutral_operand(1, (0, 1)),
+                  complex_gradient="holomorphic")
 div_p = Primitive("div", np.true_divide, _same, kind="elementwise",
                   saves=lambda needs: (needs[1], needs[0] or needs[1]),
                   vjp=lambda g, out, needs, x, y: (g / y if needs[0] else None,
                                                    -g * x / (y * y) if needs[1] else None),
-                  scalar="({0} / {1})", ufunc="true_divide", simplify=neutral_operand(1, (1,)))
+                  scalar="({0} / {1})", ufunc="true_divide", simplify=neutral_operand(1, (1,)),
+                  complex_gradient="holomorphic")
 neg_p = Primitive("neg", np.negative, _same, kind="elementwise", saves="nothing",
                   vjp=lambda g, out, needs, x: (-g,), scalar="(-{0})", ufunc="negative",
-                  simplify=involution)
+                  simplify=involution, complex_gradient="holomorphic")
 
 
 def _pow_vjp(g, out, needs, x, y):
@@ -76,7 +81,7 @@ def _pow_vjp(g, out, needs, x, y):
 
 
 pow_p = Primitive("pow", np.power, _same, kind="elementwise", vjp=_pow_vjp,
-                  scalar="({0} ** {1})", ufunc="power")
+                  scalar="({0} ** {1})", ufunc="power", complex_gradient="holomorphic")
 
 
 def _extremum_vjp(select_first):
@@ -114,7 +119,7 @@ where_p = Primitive("where", _where_impl, _where_rule, kind="elementwise",
                         None,
                         where(c, g, 0.0) if needs[1] else None,
                         where(c, 0.0, g) if needs[2] else None),
-                    scalar="({1} if {0} else {2})")
+                    scalar="({1} if {0} else {2})", complex_gradient="holomorphic")
 
 
 def _clip_impl(x, min=None, max=None):
@@ -149,6 +154,8 @@ clip_p = Primitive("clip", _clip_impl, lambda x, **p: (shape_of(x), dtype_of(x))
 
 
 def _cast_impl(x, dtype):
+    if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+        x = x.real  # PyTorch: casting to a real dtype keeps the real part
     return x.astype(dtype, copy=False)
 
 
@@ -163,31 +170,34 @@ cast_p = Primitive("cast", _cast_impl, lambda x, dtype: (shape_of(x), np.dtype(d
 
 # ----------------------------------------------------------------------------- unary math
 
-def _unary(name, kernel, vjp, *, saves="inputs", backward_name=None, scalar=None, ufunc=None):
+def _unary(name, kernel, vjp, *, saves="inputs", backward_name=None, scalar=None, ufunc=None,
+           complex_gradient=None):
     return Primitive(name, kernel, _same, kind="elementwise", vjp=vjp, saves=saves,
-                     backward_name=backward_name, scalar=scalar, ufunc=ufunc)
+                     backward_name=backward_name, scalar=scalar, ufunc=ufunc,
+                     complex_gradient=complex_gradient)
 
 
 exp_p = _unary("exp", np.exp, lambda g, out, needs, x: (g * out,), saves="output",
-               scalar="np.exp({0})", ufunc="exp")
+               scalar="np.exp({0})", ufunc="exp", complex_gradient="holomorphic")
 log_p = _unary("log", np.log, lambda g, out, needs, x: (g / x,), scalar="np.log({0})",
-               ufunc="log")
+               ufunc="log", complex_gradient="holomorphic")
 log1p_p = _unary("log1p", np.log1p, lambda g, out, needs, x: (g / (x + 1.0),),
-                 scalar="np.log1p({0})", ufunc="log1p")
+                 scalar="np.log1p({0})", ufunc="log1p", complex_gradient="holomorphic")
 expm1_p = _unary("expm1", np.expm1, lambda g, out, needs, x: (g * (out + 1.0),),
-                 saves="output", scalar="np.expm1({0})", ufunc="expm1")
+                 saves="output", scalar="np.expm1({0})", ufunc="expm1",
+                 complex_gradient="holomorphic")
 sqrt_p = _unary("sqrt", np.sqrt, lambda g, out, needs, x: (g / (out * 2.0),), saves="output",
-                scalar="np.sqrt({0})", ufunc="sqrt")
+                scalar="np.sqrt({0})", ufunc="sqrt", complex_gradient="holomorphic")
 sin_p = _unary("sin", np.sin, lambda g, out, needs, x: (g * cos(x),), scalar="np.sin({0})",
-               ufunc="sin")
+               ufunc="sin", complex_gradient="holomorphic")
 cos_p = _unary("cos", np.cos, lambda g, out, needs, x: (-g * sin(x),), scalar="np.cos({0})",
-               ufunc="cos")
+               ufunc="cos", complex_gradient="holomorphic")
 tan_p = _unary("tan", np.tan, lambda g, out, needs, x: (g * (out * out + 1.0),),
-               saves="output", scalar="np.tan({0})", ufunc="tan")
+               saves="output", scalar="np.tan({0})", ufunc="tan", complex_gradient="holomorphic")
 # g - g*out*out rather than g*(1 - out*out): array-array ops only; NumPy is about twice as
 # slow per call on small arrays when one operand is a Python float
 tanh_p = _unary("tanh", np.tanh, lambda g, out, needs, x: (g - g * out * out,),
-                saves="output", scalar="np.tanh({0})", ufunc="tanh")
+                saves="output", scalar="np.tanh({0})", ufunc="tanh", complex_gradient="holomorphic")
 
 
 def _sigmoid_impl(x):
@@ -204,8 +214,29 @@ sigmoid_p = _unary("sigmoid", _sigmoid_impl,
 relu_p = _unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False),
                 lambda g, out, needs, x: (g * (out > 0),), saves="output",
                 scalar="_maximum({0}, 0)")
-abs_p = _unary("abs", np.abs, lambda g, out, needs, x: (g * sign(x),), scalar="abs({0})",
-               ufunc="absolute")
+def _unit(x):
+    """``x / |x|`` of a complex value, 0 at 0 (the derivative direction of ``|x|``)."""
+    magnitude = abs(x)
+    return x / where(magnitude == 0, 1.0, magnitude)
+
+
+def _abs_vjp(g, out, needs, x):
+    if x.dtype.kind == "c":
+        return (g * _unit(x),)
+    return (g * sign(x),)
+
+
+def _abs_jvp(tangents, out, x):
+    t = tangents[0]
+    if x.dtype.kind == "c":
+        from .complex_numbers import conj, real  # complex inputs only
+        return real(conj(_unit(x)) * t)
+    return t * sign(x)
+
+
+abs_p = Primitive("abs", np.abs, lambda x: (shape_of(x), backend.real_of(np.dtype(dtype_of(x)))),
+                  kind="elementwise", vjp=_abs_vjp, jvp=_abs_jvp, scalar="abs({0})",
+                  ufunc="absolute", complex_gradient="own")
 
 
 def _erf_kernel(x):

@@ -57,33 +57,38 @@ _LN10 = math.log(10.0)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
-def _unary(name, kernel, vjp, *, saves="inputs", ufunc=None):
+def _unary(name, kernel, vjp, *, saves="inputs", ufunc=None, complex_gradient=None):
     scalar = f"np.{ufunc}({{0}})" if ufunc else None
     return Primitive(name, kernel, _same, kind="elementwise", vjp=vjp, saves=saves,
-                     scalar=scalar, ufunc=ufunc)
+                     scalar=scalar, ufunc=ufunc, complex_gradient=complex_gradient)
 
 
 # ----------------------------------------------------------------------------- primitives
 
 acos_p = _unary("acos", np.arccos, lambda g, out, needs, x: (-g / sqrt(1.0 - x * x),),
-                ufunc="arccos")
+                ufunc="arccos", complex_gradient="holomorphic")
 asin_p = _unary("asin", np.arcsin, lambda g, out, needs, x: (g / sqrt(1.0 - x * x),),
-                ufunc="arcsin")
+                ufunc="arcsin", complex_gradient="holomorphic")
 atan_p = _unary("atan", np.arctan, lambda g, out, needs, x: (g / (x * x + 1.0),),
-                ufunc="arctan")
-sinh_p = _unary("sinh", np.sinh, lambda g, out, needs, x: (g * cosh(x),), ufunc="sinh")
-cosh_p = _unary("cosh", np.cosh, lambda g, out, needs, x: (g * sinh(x),), ufunc="cosh")
+                ufunc="arctan", complex_gradient="holomorphic")
+sinh_p = _unary("sinh", np.sinh, lambda g, out, needs, x: (g * cosh(x),), ufunc="sinh",
+                complex_gradient="holomorphic")
+cosh_p = _unary("cosh", np.cosh, lambda g, out, needs, x: (g * sinh(x),), ufunc="cosh",
+                complex_gradient="holomorphic")
 asinh_p = _unary("asinh", np.arcsinh, lambda g, out, needs, x: (g / sqrt(x * x + 1.0),),
-                 ufunc="arcsinh")
+                 ufunc="arcsinh", complex_gradient="holomorphic")
 acosh_p = _unary("acosh", np.arccosh,
-                 lambda g, out, needs, x: (g / sqrt((x - 1.0) * (x + 1.0)),), ufunc="arccosh")
+                 lambda g, out, needs, x: (g / sqrt((x - 1.0) * (x + 1.0)),), ufunc="arccosh",
+                 complex_gradient="holomorphic")
 atanh_p = _unary("atanh", np.arctanh, lambda g, out, needs, x: (g / (1.0 - x * x),),
-                 ufunc="arctanh")
-log2_p = _unary("log2", np.log2, lambda g, out, needs, x: (g / (x * _LN2),), ufunc="log2")
+                 ufunc="arctanh",
+                 complex_gradient="holomorphic")
+log2_p = _unary("log2", np.log2, lambda g, out, needs, x: (g / (x * _LN2),), ufunc="log2",
+                complex_gradient="holomorphic")
 log10_p = _unary("log10", np.log10, lambda g, out, needs, x: (g / (x * _LN10),),
-                 ufunc="log10")
+                 ufunc="log10", complex_gradient="holomorphic")
 exp2_p = _unary("exp2", np.exp2, lambda g, out, needs, x: (g * out * _LN2,), saves="output",
-                ufunc="exp2")
+                ufunc="exp2", complex_gradient="holomorphic")
 
 
 _math_erfc = np.vectorize(math.erfc, otypes=[np.float64])
@@ -531,13 +536,19 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
 
 @op(methods=("sgn",), inplace=("sgn_",))
 def sgn(input):
-    """The sign of real input (``sign``); zero gradient.
+    """The sign of real input (``sign``, zero gradient); ``input / |input|`` of complex
+    input (0 at 0).
 
     Example:
         >>> import unigrad as ug
         >>> ug.sgn(ug.tensor([-2.0, 0.0, 3.0]))
         tensor([-1.,  0.,  1.])
+        >>> ug.sgn(ug.tensor([3 + 4j, 0j]))
+        tensor([0.6000+0.8000j, 0.0000+0.0000j])
     """
+    if isinstance(input, Tensor) and input._data.dtype.kind == "c":
+        magnitude = abs(input)
+        return input / where(magnitude == 0, 1.0, magnitude)
     return where(isnan(input), 0.0, sign(input))
 
 

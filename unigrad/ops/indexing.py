@@ -631,7 +631,8 @@ def _index_put_jvp(tangents, out, x, value, index):
 
 index_put_p = Primitive("index_put", _index_put_impl, _index_put_rule,
                         backward_name="IndexPutBackward0", vjp=_index_put_vjp,
-                        jvp=_index_put_jvp, saves="nothing", batch=_index_put_batch)
+                        jvp=_index_put_jvp, saves="nothing", batch=_index_put_batch,
+                        complex_gradient="holomorphic")
 
 
 def _value_shape(value_shape: tuple, indexed_shape: tuple) -> tuple:

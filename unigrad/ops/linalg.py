@@ -508,7 +508,7 @@ inv_p = Primitive("inv", _inv_impl, lambda a: (shape_of(a), dtype_of(a)),
                                                       bind(matmul_p, g, _mT(out))),),
                   jvp=lambda tangents, out, a: -bind(matmul_p, out,
                                                      bind(matmul_p, tangents[0], out)),
-                  saves="output", batch=over_leading_dims())
+                  saves="output", batch=over_leading_dims(), complex_gradient="holomorphic")
 
 
 def _det_vjp(g, out, needs, a):
@@ -523,7 +523,8 @@ def _det_jvp(tangents, out, a):
 det_p = Primitive("det", lambda a: namespace_of(a).linalg.det(a),
                   lambda a: (shape_of(a)[:-2], dtype_of(a)),
                   backward_name="LinalgDetBackward0", vjp=_det_vjp, jvp=_det_jvp,
-                  saves="inputs and output", batch=over_leading_dims())
+                  saves="inputs and output", batch=over_leading_dims(),
+                  complex_gradient="holomorphic")
 
 
 def _slogdet_impl(a):
@@ -666,7 +667,8 @@ def _solve_jvp(tangents, out, a, b):
 
 solve_p = Primitive("solve", _solve_impl, _solve_rule, vjp=_solve_vjp,
                     jvp=_solve_jvp, backward_name="LinalgSolveExBackward0",
-                    saves="inputs and output", batch=over_leading_dims())
+                    saves="inputs and output", batch=over_leading_dims(),
+                    complex_gradient="holomorphic")
 
 
 def solve(A, B, *, left: bool = True):

@@ -158,25 +158,48 @@ def _property(fn):
     return property(fn)
 
 
+def _conjugated(tensor):
+    from .complex_numbers import conj
+    return conj(tensor)
+
+
 def _matrix_transpose(self):
-    """``Tensor.H``: the (conjugate) transpose of a matrix (real dtypes: the transpose)."""
+    """``Tensor.H``: the conjugate transpose of a matrix."""
     if len(self.shape) != 2:
         raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
                            f"{len(self.shape)}-D tensor.")
-    return shape.transpose(self, 0, 1)
+    return _conjugated(shape.transpose(self, 0, 1))
 
 
-# real dtypes only so far: mH / H are the transposes (conjugation comes with complex dtypes)
 def _last_two_transposed(self):
     return shape.transpose(self, -2, -1)
+
+
+def _last_two_adjoint(self):
+    """``Tensor.mH``: the conjugate transpose of the last two dimensions."""
+    return _conjugated(shape.transpose(self, -2, -1))
+
+
+def _part(name: str):
+    """``Tensor.real`` / ``Tensor.imag``: views that can be read and assigned (``z.real = x``
+    writes ``x`` into the real parts)."""
+    def read(self):
+        from . import complex_numbers
+        return getattr(complex_numbers, name)(self)
+
+    def write(self, value):
+        read(self).copy_(value)
+    return property(read, write, doc=f"The {name} part: a view of a complex tensor.")
 
 
 PROPERTIES = {
     "T": lambda self: shape.transpose(self),
     "mT": _last_two_transposed,
-    "mH": _last_two_transposed,
+    "mH": _last_two_adjoint,
     "H": _matrix_transpose,
 }
+METHODS = {"adjoint": _last_two_adjoint}
+SETTABLE_PROPERTIES = {"real": _part("real"), "imag": _part("imag")}
 
 
 def install() -> None:
@@ -192,3 +215,7 @@ def install() -> None:
         setattr(Tensor, operator, getattr(Tensor, method))
     for name, fn in PROPERTIES.items():
         setattr(Tensor, name, _property(fn))
+    for name, descriptor in SETTABLE_PROPERTIES.items():
+        setattr(Tensor, name, descriptor)
+    for name, method in METHODS.items():
+        setattr(Tensor, name, method)

@@ -155,7 +155,7 @@ def mean(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = 
     if dtype is not None:
         cast = _elementwise.cast
         input = cast(input, dtype)
-    if isinstance(input, Tensor) and input._data.dtype.kind != "f":
+    if isinstance(input, Tensor) and input._data.dtype.kind not in "fc":
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
                            f"floating point or complex dtype. Got: {input.dtype.name.capitalize()}")
     axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
@@ -192,7 +192,8 @@ def _prod_jvp(tangents, out, x, axes, keepdims):
 prod_p = Primitive("prod", lambda x, axes, keepdims: x.prod(axis=axes, keepdims=keepdims,
                                                             dtype=_sum_dtype(x.dtype)),
                    _reduce_rule(_sum_dtype), vjp=_prod_vjp, jvp=_prod_jvp,
-                   saves="inputs and output", autocast="float32", batch=over_axes("axes"))
+                   saves="inputs and output", autocast="float32", batch=over_axes("axes"),
+                   complex_gradient="holomorphic")
 
 
 # ----------------------------------------------------------------------------- amax / amin

@@ -217,7 +217,7 @@ def randperm(n: int, *, generator: Generator | None = None, dtype=None, device=N
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     np_dtype = DEFAULT_INT if dtype is None else backend.to_numpy_dtype(dtype)
-    if requires_grad and np_dtype.kind != "f":
+    if requires_grad and np_dtype.kind not in "fc":
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                            "gradients")
     array, levels = _draw("randperm", generator, (int(n),), lambda rng, full: rng.permuted(

@@ -84,7 +84,7 @@ cumprod_p = Primitive(
     "cumprod", lambda x, axis: x.cumprod(axis=axis, dtype=_acc_dtype(x.dtype)),
     lambda x, axis: (shape_of(x), np.dtype(_acc_dtype(dtype_of(x)))),
     vjp=_cumprod_vjp, jvp=_cumprod_jvp, saves="inputs and output", autocast="float32",
-    batch=over_axes("axis"))
+    batch=over_axes("axis"), complex_gradient="holomorphic")
 
 
 # ----------------------------------------------------------------------------- cummax / cummin

@@ -427,7 +427,7 @@ pad_p = Primitive("pad", _pad_impl, _pad_rule,
                   backward_name="ConstantPadNdBackward0", vjp=_pad_vjp,
                   jvp=lambda tangents, out, x, widths, value: bind(pad_p, tangents[0],
                                                                    widths=widths, value=0),
-                  saves="nothing", batch=_pad_batch)
+                  saves="nothing", batch=_pad_batch, complex_gradient="holomorphic")
 
 
 def _same_shape_rule(x, **params):

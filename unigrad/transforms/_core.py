@@ -95,7 +95,7 @@ def detached(value):
 
 
 def is_differentiable_output(value) -> bool:
-    return isinstance(value, Tensor) and value._requires_grad and value._data.dtype.kind == "f"
+    return isinstance(value, Tensor) and value._requires_grad and value._data.dtype.kind in "fc"
 
 
 def pullback(outputs, cotangents, targets, *, create_graph: bool, retain_graph: bool,

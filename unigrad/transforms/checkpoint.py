@@ -145,7 +145,7 @@ def _recomputation_input(tensor: Tensor) -> Tensor:
     """What ``fn`` gets in the recomputation in place of a saved argument: an identity view
     (a recorded backward pass differentiates through it to the argument), or a detached
     copy when the argument needs no gradient."""
-    if not tensor._requires_grad or tensor._data.dtype.kind != "f":
+    if not tensor._requires_grad or tensor._data.dtype.kind not in "fc":
         return tensor.detach()
     return lift(tensor)
 

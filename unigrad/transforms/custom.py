@@ -622,7 +622,7 @@ def _attached(outputs, tangent_out, level):
                         f"function's output has structure {out_def}")
     result = []
     for out, tangent in zip(out_leaves, tangent_leaves):
-        if isinstance(out, Tensor) and out._data.dtype.kind == "f" and tangent is not None:
+        if isinstance(out, Tensor) and out._data.dtype.kind in "fc" and tangent is not None:
             out = forward_ad.attach_tangent(
                 out, _conformed(tangent, out._data.shape, out._data.dtype), level)
         result.append(out)
@@ -652,7 +652,7 @@ class _JvpRule:
         tangent_leaves = self.outputs.tensor_leaves_of(tangent_out, self._describe)
         roots, cotangents = [], []
         for tangent, grad, (shape, dtype) in zip(tangent_leaves, grads, self.outputs.metas):
-            if isinstance(tangent, Tensor) and dtype.kind == "f" and grad is not None:
+            if isinstance(tangent, Tensor) and dtype.kind in "fc" and grad is not None:
                 roots.append(_conformed(tangent, shape, dtype))
                 cotangents.append(grad)
         targets = [seed for seed, need in zip(seeds, needs) if need]
@@ -667,7 +667,7 @@ class _JvpRule:
 
 def _tangent_seed(tensor: Tensor, needed: bool) -> Tensor:
     """A zero tangent for ``tensor``; a leaf requiring grad when its gradient is needed."""
-    return zeros_of(tensor, requires_grad=needed and tensor._data.dtype.kind == "f")
+    return zeros_of(tensor, requires_grad=needed and tensor._data.dtype.kind in "fc")
 
 
 # ----------------------------------------------------------------------------- custom_gradient

@@ -372,7 +372,7 @@ def _dual_tree(primal, tangent, index: int, level):
         if tuple(t.shape) != tuple(p.shape):
             raise ValueError(f"jvp: tangent shape {list(t.shape)} does not match primal shape "
                              f"{list(p.shape)} (argument {index})")
-        if p._data.dtype.kind != "f":
+        if p._data.dtype.kind not in "fc":
             duals.append(p)
             continue
         duals.append(forward_ad.attach_tangent(p, t, level))

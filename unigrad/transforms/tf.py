@@ -85,7 +85,7 @@ def _unconnected_mode(value) -> UnconnectedGradients:
 
 def _is_trainable(tensor: Tensor) -> bool:
     """Only floating-point tensors carry gradients (integers are constants)."""
-    return tensor._data.dtype.kind == "f"
+    return tensor._data.dtype.kind in "fc"
 
 
 def _resolved(source: Tensor, grad: Tensor | None, mode: UnconnectedGradients) -> Tensor | None:

@@ -37,6 +37,8 @@ from ._transforms import (
 )
 from .dtype import (
     bool_,
+    complex64,
+    complex128,
     double,
     dtype_to_nptype,
     float16,
@@ -61,9 +63,9 @@ from .dtype import (
 __all__ = ["Tensor", "Parameter", "ParameterTuple", "grad", "value_and_grad", "get_grad", "jit",
            "set_context", "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed",
            "nn", "ops", "amp", "dtype", "bool_", "int8", "int16", "int32", "int64", "uint8",
-           "float16", "float32", "float64", "half", "single", "double", "float_", "int_",
-           "short", "intc", "intp", "dtype_to_nptype", "pytype_to_dtype", "get_py_obj_dtype",
-           "is_tensor", "vmap"]
+           "float16", "float32", "float64", "complex64", "complex128", "half", "single", "double",
+           "float_", "int_", "short", "intc", "intp", "dtype_to_nptype", "pytype_to_dtype",
+           "get_py_obj_dtype", "is_tensor", "vmap"]
 
 
 def is_tensor(obj) -> bool:

@@ -22,7 +22,8 @@ from ... import backend
 from ...backend import DType
 
 __all__ = ["MsType", "bool_", "int8", "int16", "int32", "int64", "uint8", "float16", "float32",
-           "float64", "half", "single", "double", "float_", "int_", "short", "intc", "intp",
+           "float64", "complex64", "complex128", "half", "single", "double", "float_", "int_",
+           "short", "intc", "intp",
            "dtype_to_nptype", "pytype_to_dtype", "get_py_obj_dtype", "to_ms_dtype"]
 
 
@@ -47,7 +48,8 @@ _MS_NAMES = {
     np.dtype(np.bool_): "Bool", np.dtype(np.int8): "Int8", np.dtype(np.int16): "Int16",
     np.dtype(np.int32): "Int32", np.dtype(np.int64): "Int64", np.dtype(np.uint8): "UInt8",
     np.dtype(np.float16): "Float16", np.dtype(np.float32): "Float32",
-    np.dtype(np.float64): "Float64",
+    np.dtype(np.float64): "Float64", np.dtype(np.complex64): "Complex64",
+    np.dtype(np.complex128): "Complex128",
 }
 
 
@@ -64,6 +66,8 @@ uint8 = _make(backend.uint8)
 float16 = _make(backend.float16)
 float32 = _make(backend.float32)
 float64 = _make(backend.float64)
+complex64 = _make(backend.complex64)
+complex128 = _make(backend.complex128)
 
 # MindSpore's aliases (``float_``/``int_`` are its generic Float/Int; the widths used by
 # default stand for them here)
@@ -77,7 +81,7 @@ intc = int32
 intp = int64
 
 _BY_NUMPY = {t.np_dtype: t for t in (bool_, int8, int16, int32, int64, uint8, float16, float32,
-                                     float64)}
+                                     float64, complex64, complex128)}
 
 
 def to_ms_dtype(dtype) -> MsType:

@@ -51,7 +51,7 @@ def _tensor(value, owner: str, name: str = "x") -> _UgTensor:
     if isinstance(value, _UgTensor):
         return value
     if isinstance(value, (numbers.Number, np.ndarray, np.generic, list)) \
-            and not isinstance(value, complex):
+            and not isinstance(value, builtins.complex):
         return Tensor(value)
     raise TypeError(f"For '{owner}', the input '{name}' must be a Tensor, a number or an array, "
                     f"but got {type(value).__name__}")
@@ -1058,6 +1058,9 @@ from ._scatter_ops import *  # noqa: E402, F403
 
 # the sorting functions (sort, topk, unique, median, quantile...) use the helpers above
 from ._sorting_ops import *  # noqa: E402, F403
+
+# the complex numbers and Fourier transforms (real, complex, polar, fft, rfft2, fftshift...)
+from ._spectral_complex_ops import *  # noqa: E402, F403
 
 # the writes into views (select_scatter, slice_scatter, diagonal_scatter) likewise
 from ._views_copies_ops import *  # noqa: E402, F403

@@ -21,7 +21,7 @@ import unigrad as _ug
 from unigrad.backend import DType
 from unigrad.transforms import UnconnectedGradients
 
-from . import bitwise, linalg, math, nn, random
+from . import bitwise, dtypes, linalg, math, nn, random, signal
 from ._array_ops import (
     cast,
     clip_by_value,
@@ -49,6 +49,7 @@ from ._array_ops import (
     zeros,
     zeros_like,
 )
+from ._complex_math import complex
 from ._decompositions import norm
 from ._layout import meshgrid, roll
 from ._products import tensordot
@@ -140,6 +141,8 @@ int32 = _ug.int32
 int64 = _ug.int64
 uint8 = _ug.uint8
 bool = _ug.bool_  # noqa: A001 - TensorFlow's spelling
+complex64 = _ug.complex64
+complex128 = _ug.complex128
 
 __all__ = sorted(name for name in dir() if not name.startswith("_"))
 

@@ -2,7 +2,7 @@
 
 ``Tensor`` is its own ``_result_class``: every op on it returns a ``Tensor``,
 so results print as ``<tf.Tensor: shape=(), dtype=float32, numpy=2.0>``. A
-trainable floating-point ``Variable`` is a leaf that requires grad, which is
+trainable floating-point or complex ``Variable`` is a leaf that requires grad, which is
 what :class:`unigrad.GradientTape` watches automatically (its
 ``watch_accessed_variables``), and what ``tf.gradients`` differentiates.
 
@@ -253,7 +253,7 @@ class Variable(Tensor):
     """A mutable, named tensor (``tf.Variable``).
 
     ``Variable(initial_value, trainable=True, name=None, dtype=None, shape=None)``.
-    A trainable floating-point variable requires grad, so ``GradientTape``
+    A trainable floating-point (or complex) variable requires grad, so ``GradientTape``
     watches it and ``tf.gradients`` differentiates it; ``assign``,
     ``assign_add`` and ``assign_sub`` update it in place (also inside
     ``tf.function``).
@@ -290,7 +290,7 @@ class Variable(Tensor):
         self._tf_name = (name or "Variable") + ":0"
         self._trainable = True if trainable is None else bool(trainable)
         self._initial = array.copy()
-        if self._trainable and array.dtype.kind == "f":
+        if self._trainable and array.dtype.kind in "fc":
             self.requires_grad_(True)
 
     @property

@@ -275,3 +275,8 @@ __all__ += ["bincount", "top_k"]
 from ._integer_statistics import floormod, truncatemod  # noqa: E402
 
 __all__ += ["floormod", "truncatemod"]
+
+# tf.math.real / imag / angle / conj live with the complex-number ops (they use the helpers above)
+from ._complex_math import angle, conj, imag, real  # noqa: E402
+
+__all__ += ["angle", "conj", "imag", "real"]

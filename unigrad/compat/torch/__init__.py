@@ -58,6 +58,7 @@ from unigrad.ops import (
     amax,
     amin,
     aminmax,
+    angle,
     any,
     arange,
     arccos,
@@ -110,8 +111,11 @@ from unigrad.ops import (
     clone,
     column_stack,
     combinations,
+    complex,
     concat,
     concatenate,
+    conj,
+    conj_physical,
     conv1d,
     conv2d,
     copysign,
@@ -193,6 +197,7 @@ from unigrad.ops import (
     i0,
     igamma,
     igammac,
+    imag,
     index_add,
     index_copy,
     index_fill,
@@ -202,6 +207,8 @@ from unigrad.ops import (
     initial_seed,
     inner,
     inverse,
+    is_complex,
+    is_conj,
     isfinite,
     isin,
     isinf,
@@ -285,6 +292,7 @@ from unigrad.ops import (
     permute_copy,
     pinverse,
     poisson,
+    polar,
     polygamma,
     positive,
     pow,
@@ -301,12 +309,15 @@ from unigrad.ops import (
     randn_like,
     randperm,
     ravel,
+    real,
     reciprocal,
     relu,
     remainder,
     renorm,
     repeat_interleave,
     reshape,
+    resolve_conj,
+    resolve_neg,
     roll,
     rot90,
     round,
@@ -391,6 +402,8 @@ from unigrad.ops import (
     var,
     var_mean,
     vdot,
+    view_as_complex,
+    view_as_real,
     view_copy,
     vsplit,
     vstack,
@@ -401,7 +414,7 @@ from unigrad.ops import (
 )
 from unigrad.tensor import Tensor
 
-from . import _out, autograd, func, nn, optim, special
+from . import _out, autograd, fft, func, nn, optim, special
 from .func import vmap
 
 float16 = half = _ug.float16
@@ -413,6 +426,8 @@ int32 = int = _ug.int32  # noqa: A001
 int64 = long = _ug.int64
 uint8 = _ug.uint8
 bool = _ug.bool_  # noqa: A001
+complex64 = cfloat = _ug.complex64
+complex128 = cdouble = _ug.complex128
 
 
 def is_tensor(obj: object) -> builtins.bool:
@@ -541,6 +556,22 @@ def compile(model: Callable | None = None, *, fullgraph: builtins.bool = False, 
     return _ug.jit(model)
 
 
+def adjoint(input: Tensor) -> Tensor:
+    """The conjugate transpose of the last two dimensions, ``input.mH`` (``torch.adjoint``).
+
+    Example:
+        >>> import unigrad.compat.torch as torch
+        >>> torch.adjoint(torch.tensor([[1 + 2j, 3 - 1j]]))
+        tensor([[1.-2.j],
+                [3.+1.j]])
+    """
+    _check_tensor(input, "input", "adjoint")
+    if input.ndim < 2:
+        raise RuntimeError(f"tensor.adjoint() is only supported on matrices or batches of "
+                           f"matrices. Got {input.ndim}-D tensor.")
+    return input.mH
+
+
 def _check_tensor(value: object, name: str, function: str) -> None:
     if not isinstance(value, Tensor):
         raise TypeError(f"{function}(): argument '{name}' must be Tensor, not "
@@ -564,6 +595,10 @@ _WITHOUT_OUT = frozenset({
     "get_default_device",
     "empty_strided", "fill", "gradient", "isreal", "positive", "rsub", "scalar_tensor", "trapz",
     "pinverse",
+    # complex numbers: views, conversions and predicates (angle, complex, polar, sgn and
+    # conj_physical do take out=)
+    "real", "imag", "conj", "resolve_conj", "resolve_neg", "is_conj", "is_complex",
+    "view_as_real", "view_as_complex",
 })
 _out.install(globals(), [name for name, value in list(globals().items())
                          if not name.startswith("_") and name not in _WITHOUT_OUT
