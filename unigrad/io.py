@@ -14,7 +14,9 @@ where a NODE is ``null``, ``true``/``false``, an integer, a finite float or a
 string standing for itself, a JSON array for a list, or an object with one
 tag: ``{"tuple": [NODE, ...]}``, ``{"dict": [[KEY, NODE], ...]}`` (keys are
 strings or integers, order kept), ``{"tensor": NAME}`` (an entry of the tensor
-table), ``{"float": "inf" | "-inf" | "nan" | "-nan"}`` (JSON has no
+table), ``{"complex_tensor": NAME}`` (a complex tensor, stored as its real and
+imaginary parts along a trailing axis of 2: safetensors has no complex128),
+``{"float": "inf" | "-inf" | "nan" | "-nan"}`` (JSON has no
 non-finite numbers) or ``{"numpy": DTYPE, "value": NODE}`` (a NumPy scalar).
 
 Files are written atomically: to a temporary file in the target's directory,
@@ -170,11 +172,15 @@ class _Encoder:
             names = ", ".join(d.name for d in backend._ALL_DTYPES)
             raise TypeError(f"ug.save: cannot save {kind} of dtype {array.dtype} at "
                             f"{_location(parts)}; supported dtypes are {names}")
+        tag = "tensor"
+        if array.dtype.kind == "c":  # as (real, imaginary) pairs
+            array = np.stack((array.real, array.imag), axis=-1)
+            tag = "complex_tensor"
         if not array.flags.c_contiguous:
             array = array.copy(order="C")
         name = self._unique_name(parts)
         self.tensors[name] = array
-        return {"tensor": name}
+        return {tag: name}
 
     def _unique_name(self, parts: tuple) -> str:
         base = ".".join(str(part) for part in parts) or "tensor"
@@ -333,6 +339,19 @@ def _decode_float(node: Any) -> float:
     raise _CorruptCheckpoint(f"expected a float, found {node!r}")
 
 
+def _complex_from_pairs(name: str, pairs: Tensor) -> Tensor:
+    """A complex tensor from its stored (real, imaginary) pairs."""
+    array = pairs._data
+    if array.dtype.kind != "f" or array.dtype == np.float16 or not array.shape \
+            or array.shape[-1] != 2:
+        raise _CorruptCheckpoint(f"the complex tensor {name!r} is not stored as float32/64 "
+                                 f"pairs (shape {tuple(array.shape)}, dtype {array.dtype})")
+    xp = backend.namespace_of(array)
+    values = xp.empty(array.shape[:-1], backend.complex_of(array.dtype))
+    values.real, values.imag = array[..., 0], array[..., 1]
+    return _make_tensor(values)
+
+
 def _decode(node: Any, tensors: dict, used: set) -> Any:
     if node is None or isinstance(node, (bool, int, float, str)):
         return node
@@ -341,13 +360,16 @@ def _decode(node: Any, tensors: dict, used: set) -> Any:
     if not isinstance(node, dict):
         raise _CorruptCheckpoint(f"unexpected node {node!r}")
     keys = set(node)
-    if keys == {"tensor"}:
-        name = node["tensor"]
+    if keys == {"tensor"} or keys == {"complex_tensor"}:
+        (tag,) = keys
+        name = node[tag]
         if not isinstance(name, str) or name not in tensors:
             raise _CorruptCheckpoint(f"it names a tensor {name!r} that the file does not hold")
         if name in used:
             raise _CorruptCheckpoint(f"it names the tensor {name!r} twice")
         used.add(name)
+        if tag == "complex_tensor":
+            return _complex_from_pairs(name, tensors[name])
         return tensors[name]
     if keys == {"tuple"} and isinstance(node["tuple"], list):
         return tuple(_decode(item, tensors, used) for item in node["tuple"])

@@ -268,8 +268,18 @@ def _compare_outputs(entry, got, want) -> None:
 def _floating_pairs(got, want) -> list:
     torch = _torch()
     return [(g, w) for g, w in zip(_flatten(got), _flatten(want))
-            if isinstance(w, torch.Tensor) and w.requires_grad and w.dtype.is_floating_point
+            if isinstance(w, torch.Tensor) and w.requires_grad
+            and (w.dtype.is_floating_point or w.dtype.is_complex)
             and w.grad_fn is not None and isinstance(g, ug.Tensor)]
+
+
+def _weights(rng: np.random.Generator, output) -> np.ndarray:
+    """Random weights for one output (complex for complex outputs)."""
+    shape = tuple(output.shape)
+    weights = rng.standard_normal(shape)
+    if output.dtype.is_complex:
+        weights = weights + 1j * rng.standard_normal(shape)
+    return weights
 
 
 def _compare_gradients(leaves: list, got, want, rng: np.random.Generator) -> None:
@@ -279,9 +289,10 @@ def _compare_gradients(leaves: list, got, want, rng: np.random.Generator) -> Non
         return
     ours_total, theirs_total = None, None
     for g, w in pairs:
-        weights = rng.standard_normal(tuple(w.shape))
-        ours_term = (g * ug.tensor(weights)).sum()
-        theirs_term = (w * torch.tensor(weights)).sum()
+        # a real loss Re(sum(conj(c) * out)): its gradient is the vjp of the cotangent c
+        weights = _weights(rng, w)
+        ours_term = ug.real(g * ug.conj(ug.tensor(weights))).sum()
+        theirs_term = torch.real(w * torch.tensor(weights).conj()).sum()
         ours_total = ours_term if ours_total is None else ours_total + ours_term
         theirs_total = theirs_term if theirs_total is None else theirs_total + theirs_term
     theirs_leaves = [t for t, _ in leaves]
@@ -290,7 +301,7 @@ def _compare_gradients(leaves: list, got, want, rng: np.random.Generator) -> Non
     got_grads = ug.autograd.grad(ours_total, our_leaves, allow_unused=True)
     for position, (g, w) in enumerate(zip(got_grads, want_grads)):
         expected = (np.zeros(tuple(theirs_leaves[position].shape))
-                    if w is None or w._is_zerotensor() else w.numpy())
+                    if w is None or w._is_zerotensor() else w.resolve_conj().numpy())
         actual = np.zeros(expected.shape) if g is None else _as_numpy(g)
         np.testing.assert_allclose(actual, expected, equal_nan=True,
                                    err_msg=f"gradient of input {position}", **GRADIENT_TOLERANCE)
@@ -312,19 +323,23 @@ def _process(sample, output):
     return process(output)
 
 
-def check_entry(entry, *, limit: int | None = None) -> Outcome:
+def check_entry(entry, *, limit: int | None = None, complex_samples: bool = False) -> Outcome:
     """Compare unigrad with torch on every CPU float64 sample of ``entry`` (int64 or bool
-    samples for ops without floating-point ones)."""
+    samples for ops without floating-point ones; complex128 ones with ``complex_samples``)."""
     torch = _torch()
     name = entry_id(entry)
     function = our_callable(entry)
     if function is None:
         return Outcome(name, "skip", reason="not provided")
     dtypes = entry.supported_dtypes("cpu")
-    dtype = next((d for d in (torch.float64, torch.int64, torch.bool) if d in dtypes), None)
+    candidates = (torch.complex128,) if complex_samples else (torch.float64, torch.int64,
+                                                              torch.bool)
+    dtype = next((d for d in candidates if d in dtypes), None)
     if dtype is None:
-        return Outcome(name, "skip", reason="torch has no float64, int64 or bool samples")
-    requires_grad = bool(entry.supports_autograd) and dtype.is_floating_point
+        return Outcome(name, "skip", reason=f"torch has no {' or '.join(map(str, candidates))} "
+                                            f"samples")
+    requires_grad = bool(entry.supports_autograd) and (dtype.is_floating_point or
+                                                       dtype.is_complex)
     torch.manual_seed(0)
     samples = entry.sample_inputs("cpu", dtype, requires_grad=requires_grad)
     compared, skipped = 0, []

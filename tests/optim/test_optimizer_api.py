@@ -337,7 +337,7 @@ def test_integer_parameters_cannot_take_a_gradient():
     w = Parameter(ug.tensor([1.0]), name="w")
     opt = optim.SGD([w, counter], lr=0.1)
     with pytest.raises(TypeError, match="parameter 'counter' has dtype int64; only "
-                                        "floating-point parameters"):
+                                        "floating-point and complex parameters"):
         opt((ug.ones(1), ug.tensor([1, 1])))
     assert w.tolist() == [1.0] and counter.tolist() == [1, 2]
     assert opt((ug.ones(1), None)) is True

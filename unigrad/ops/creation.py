@@ -330,7 +330,8 @@ def _check_requires_grad(np_dtype: np.dtype, requires_grad: bool) -> None:
 
 _TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
                 "uint8": "Byte", "bool": "Bool", "float16": "Half", "float32": "Float",
-                "float64": "Double"}
+                "float64": "Double", "complex64": "ComplexFloat",
+                "complex128": "ComplexDouble"}
 
 
 def _not_implemented(kernel: str, np_dtype: np.dtype) -> NotImplementedError:
@@ -340,11 +341,18 @@ def _not_implemented(kernel: str, np_dtype: np.dtype) -> NotImplementedError:
 
 
 def _floating_sample(name: str, kernel: str, size: tuple, generator, dtype, device,
-                     requires_grad: bool, sample) -> Tensor:
+                     requires_grad: bool, sample, part_scale: float = 1.0) -> Tensor:
+    """Samples of a floating dtype, or of a complex one: the real and imaginary parts
+    drawn independently (as a trailing pair) and scaled by ``part_scale``."""
     np_dtype = _default_dtype(dtype)
-    if np_dtype.kind != "f":
+    if np_dtype.kind not in "fc":
         raise _not_implemented(kernel, np_dtype)
-    array, levels = _draw(name, generator, _as_shape(size), sample)
+    shape = _as_shape(size)
+    if np_dtype.kind == "c":
+        pairs, levels = _draw(name, generator, shape + (2,), sample)
+        array = (pairs[..., 0] + 1j * pairs[..., 1]) * part_scale
+    else:
+        array, levels = _draw(name, generator, shape, sample)
     return per_example(_finish(array.astype(np_dtype), None, device, requires_grad), levels)
 
 
@@ -377,8 +385,10 @@ def randn(*size, generator: Generator | None = None, dtype=None, device=None,
         >>> bool((a == ug.randn(3)).all())
         True
     """
+    # complex: each part has variance 1/2, so E|z|^2 = 1 (PyTorch's complex normal)
     return _floating_sample("randn", "normal_kernel_cpu", size, generator, dtype, device,
-                            requires_grad, lambda rng, shape: rng.standard_normal(shape))
+                            requires_grad, lambda rng, shape: rng.standard_normal(shape),
+                            part_scale=float(np.sqrt(0.5)))
 
 
 def _integer_bound(value, name: str) -> int:

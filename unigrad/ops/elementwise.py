@@ -13,6 +13,7 @@ Example:
 
 from __future__ import annotations
 
+import cmath
 import math
 
 import numpy as np
@@ -62,14 +63,22 @@ neg_p = Primitive("neg", np.negative, _same, kind="elementwise", saves="nothing"
 def _pow_vjp(g, out, needs, x, y):
     gx = gy = None
     if needs[0]:
-        if isinstance(y, (int, float)):
+        if isinstance(y, (int, float, complex)):
             gx = g * 0 if y == 0 else g * y * x ** (y - 1)
         else:
             gx = where(y == 0, 0.0, g * y * x ** where(y == 0, 1.0, y - 1))
     if needs[1]:
         # PyTorch: g * x**y * log(x), except 0 where x == 0 and y >= 0 (log(x) is -inf at
         # x == 0 and NaN for x < 0, without NumPy's warnings)
-        if isinstance(x, (int, float)):
+        if isinstance(x, complex) or (not isinstance(x, (int, float)) and x.dtype.kind == "c"):
+            # complex base: the principal log, 0 where x == 0 (this runs at conjugated
+            # primals, so it is conj(x**y log x) as the convention asks)
+            if isinstance(x, complex):
+                gy = g * 0 if x == 0 else g * x ** y * cmath.log(x)
+            else:
+                zero = x == 0
+                gy = where(zero, 0.0, g * x ** y * log(where(zero, 1.0, x)))
+        elif isinstance(x, (int, float)):
             log_x = math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
             gy = g * x ** y * log_x if x != 0 else where(y >= 0, 0.0, g * x ** y * log_x)
         else:
@@ -201,6 +210,8 @@ tanh_p = _unary("tanh", np.tanh, lambda g, out, needs, x: (g - g * out * out,),
 
 
 def _sigmoid_impl(x):
+    if x.dtype.kind == "c":
+        return 1.0 / (1.0 + namespace_of(x).exp(-x))
     # exp(-|x|) never overflows: sigmoid = 1/(1+e^-x) for x>=0, e^x/(1+e^x) otherwise
     z = np.exp(-np.abs(x))
     return np.where(x >= 0, 1.0 / (1.0 + z), z / (1.0 + z)).astype(x.dtype, copy=False)
@@ -210,7 +221,7 @@ def _sigmoid_impl(x):
 # four ops, and a backward that needs only the output (tested in test_elementwise).
 sigmoid_p = _unary("sigmoid", _sigmoid_impl,
                    lambda g, out, needs, x: (g * out * (1.0 - out),), saves="output",
-                   scalar="_sigmoid({0})")
+                   scalar="_sigmoid({0})", complex_gradient="holomorphic")
 relu_p = _unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False),
                 lambda g, out, needs, x: (g * (out > 0),), saves="output",
                 scalar="_maximum({0}, 0)")
@@ -891,6 +902,13 @@ def logaddexp(input, other):
         tensor([6.9315e-01, 1.0007e+03])
     """
     input, other = coerce_operands(float_operand(input), float_operand(other))
+    if isinstance(input, Tensor) and input._data.dtype.kind == "c":
+        # complex: shift by the larger real part (held constant), then log(e^a + e^b)
+        # PyTorch's form: the operand with the larger real part plus log1p(exp(difference))
+        from .complex_numbers import real
+        first = real(input) >= real(other)
+        big, small = where(first, input, other), where(first, other, input)
+        return big + log1p(exp(small - big))
     big = maximum(input, other)
     return big + log1p(exp(-abs(input - other)))
 
@@ -905,7 +923,7 @@ def lerp(input, end, weight):
         tensor([ 5., 15.])
     """
     from ._dtypes import torch_dtype_name
-    if isinstance(input, Tensor) and input._data.dtype.kind != "f":
+    if isinstance(input, Tensor) and input._data.dtype.kind not in "fc":
         kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{torch_dtype_name(input._data.dtype)}'")

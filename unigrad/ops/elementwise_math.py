@@ -15,6 +15,7 @@ Example:
 
 from __future__ import annotations
 
+import builtins
 import math
 
 import numpy as np
@@ -463,16 +464,22 @@ def float_power(input, exponent):
         tensor([4., 9.], dtype=unigrad.float64)
     """
     from .elementwise import pow
-    input = cast(input, np.float64) if isinstance(input, Tensor) else float(input)
+    complex_case = builtins.any(
+        isinstance(value, builtins.complex) or (isinstance(value, Tensor) and
+                                                value._data.dtype.kind == "c")
+        for value in (input, exponent))
+    wide = np.complex128 if complex_case else np.float64  # PyTorch: double or complex double
+    scalar = builtins.complex if complex_case else float
+    input = cast(input, wide) if isinstance(input, Tensor) else scalar(input)
     if isinstance(exponent, Tensor):
-        exponent = cast(exponent, np.float64)
+        exponent = cast(exponent, wide)
     elif not isinstance(input, Tensor):
         raise TypeError("float_power expects at least one Tensor argument")
     else:
-        exponent = float(exponent)
+        exponent = scalar(exponent)
     if not isinstance(input, Tensor):
         from .creation import tensor
-        input = tensor(input, dtype=np.float64)
+        input = tensor(input, dtype=wide)
     return pow(input, exponent)
 
 

@@ -588,8 +588,13 @@ def _index_add_impl(g, index, shape):
     if index.scatters:
         size = math.prod(shape)
         positions = xp.arange(size).reshape(shape)[items]
-        values = xp.broadcast_to(g, positions.shape)
-        summed = xp.bincount(positions.ravel(), weights=values.ravel(), minlength=size)
+        values = xp.broadcast_to(g, positions.shape).ravel()
+        positions = positions.ravel()
+        if values.dtype.kind == "c":  # bincount weighs by reals: the two parts apart
+            summed = xp.bincount(positions, weights=values.real, minlength=size) + \
+                1j * xp.bincount(positions, weights=values.imag, minlength=size)
+        else:
+            summed = xp.bincount(positions, weights=values, minlength=size)
         return summed.reshape(shape).astype(g.dtype, copy=False)
     out = xp.zeros(shape, dtype=g.dtype)
     out[items] = g

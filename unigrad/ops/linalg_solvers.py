@@ -790,6 +790,9 @@ def vecdot(x, y, *, dim: int = -1):
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
                            f"x of type {x.dtype.name.capitalize()} and y of type "
                            f"{y.dtype.name.capitalize()} instead")
+    if x._data.dtype.kind == "c":  # PyTorch conjugates x
+        from .complex_numbers import conj
+        x = conj(x)
     return _reduce.sum(x * y, dim)
 
 
@@ -919,6 +922,9 @@ def householder_product(A, tau):
     if len(A.shape) < 2:
         raise RuntimeError("torch.linalg.householder_product: input must have at least 2 "
                            "dimensions.")
+    if A.dtype.kind == "c" or tau.dtype.kind == "c":
+        raise RuntimeError("linalg.householder_product: complex inputs are not supported "
+                           "(real float32/float64 only)")
     rows, columns = A.shape[-2:]
     if columns > rows:
         raise RuntimeError("torch.linalg.householder_product: input.shape[-2] must be greater "

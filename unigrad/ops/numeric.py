@@ -472,7 +472,7 @@ def gradient(input, *, spacing=1, dim=None, edge_order: int = 1) -> tuple:
             raise RuntimeError(f"torch.gradient expected each tensor to be on the same device "
                                f"and of size {shape[axis]} along dim {axis}, got "
                                f"{tuple(step.shape)}")
-    if not _is_floating(input):
+    if _np_dtype(input).kind not in "fc":
         input = _elementwise.cast(input, backend.default_float())
     results = []
     for axis, step in zip(axes, spacings):

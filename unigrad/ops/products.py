@@ -124,7 +124,12 @@ def vdot(input, other):
         >>> import unigrad as ug
         >>> ug.vdot(ug.tensor([1.0, 2.0]), ug.tensor([3.0, 4.0]))
         tensor(11.)
+        >>> ug.vdot(ug.tensor([1j]), ug.tensor([1j]))
+        tensor(1.+0.j)
     """
+    if isinstance(input, Tensor) and input._data.dtype.kind == "c":
+        from .complex_numbers import conj
+        input = conj(input)
     return _linalg.dot(input, other)
 
 

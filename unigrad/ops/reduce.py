@@ -568,7 +568,7 @@ def var(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
     """
     if isinstance(dim, bool):
         dim, unbiased = None, dim
-    if isinstance(input, Tensor) and input._data.dtype.kind != "f":
+    if isinstance(input, Tensor) and input._data.dtype.kind not in "fc":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
     shape = tuple(input.shape)
@@ -577,7 +577,7 @@ def var(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
         count *= shape[a]
     freedom = builtins.max(count - _correction(unbiased, correction, ddof), 0.0)
     centered = input - mean(input, axis=axes, keepdims=True)
-    squares = sum(centered * centered, axis=axes, keepdims=keep)
+    squares = sum(_squared_magnitude(centered), axis=axes, keepdims=keep)
     if freedom == 0:
         warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the reduction factor (input numel divided by output numel).",
@@ -624,11 +624,28 @@ def logsumexp(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bo
     if builtins.any(shape[a] == 0 for a in axes):
         with np.errstate(divide="ignore"):
             return log(sum(exp(input), axis=axes, keepdims=keep))
-    shift = bind(amax_p, _stop(input), axes=axes, keepdims=True)
+    # complex input: shift by the largest real part
+    shift = bind(amax_p, _stop(_real_part(input)), axes=axes, keepdims=True)
     shift = where(isfinite(shift), shift, 0.0)
     with np.errstate(divide="ignore"):  # every element -inf: the result is -inf, as in PyTorch
         result = log(sum(exp(input - shift), axis=axes, keepdims=True)) + shift
     return result if keep else reshape(result, reduced_shape(shape, axes, False))
+
+
+def _real_part(value):
+    """The real part of a complex value (a real one as it is)."""
+    if getattr(value, "dtype", None) is not None and value.dtype.kind == "c":
+        from .complex_numbers import real
+        return real(value)
+    return value
+
+
+def _squared_magnitude(value):
+    """``|value|**2``: ``value * value`` for real values, ``Re(value * conj(value))`` else."""
+    if getattr(value, "dtype", None) is not None and value.dtype.kind == "c":
+        from .complex_numbers import conj, real
+        return real(value * conj(value))
+    return value * value
 
 
 def _safe_root(total, order: float):
@@ -660,11 +677,13 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, axis=None,
     abs, cast, where = _elementwise.abs, _elementwise.cast, _elementwise.where
     if dtype is not None:
         input = cast(input, dtype)
-    if isinstance(input, Tensor) and input._data.dtype.kind != "f":
+    if isinstance(input, Tensor) and input._data.dtype.kind not in "fc":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {torch_dtype_name(input._data.dtype)}")
     if isinstance(ord, bool) or not isinstance(ord, numbers.Real):
         raise ValueError(f"vector_norm(): ord must be a number, inf or -inf, got {ord!r}")
+    if isinstance(input, Tensor) and input._data.dtype.kind == "c":
+        input = abs(input)  # the norm of the magnitudes (the gradient is x / |x|, 0 at 0)
     axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
     if ord == math.inf:
         return amax(abs(input), axes, keep)

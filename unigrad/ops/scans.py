@@ -173,6 +173,12 @@ def logcumsumexp(input, dim):
     """
     from ._dtypes import float_operand
     input = float_operand(input)
+    if input._data.dtype.kind == "c":
+        # complex: shift by the largest real part along dim (held constant)
+        from ..transforms.custom import stop_gradient
+        from .complex_numbers import real
+        shift = stop_gradient(_reduce.amax(real(input), dim, keepdim=True))
+        return _elementwise.log(_reduce.cumsum(_elementwise.exp(input - shift), dim)) + shift
     return _on_vector(_log_scan, input, dim)
 
 

@@ -120,10 +120,12 @@ def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
         tensor(5.)
     """
     for value in (input, other):
-        if isinstance(value, Tensor) and value._data.dtype.kind != "f":
+        if isinstance(value, Tensor) and value._data.dtype.kind not in "fc":
             raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
                                f"Got {torch_dtype_name(value._data.dtype)} instead.")
     diff = _elementwise.sub(input, other)
+    if diff.dtype.kind == "c":
+        diff = _elementwise.abs(diff)  # the distance of the magnitudes of the differences
     axes = tuple(range(len(tuple(diff.shape))))
     if p == -math.inf:
         return _reduce.vector_norm(diff, float(p), axes)
@@ -148,12 +150,13 @@ def renorm(input: Tensor, p: float, dim: int, maxnorm: float) -> Tensor:
     ndim = len(tuple(input.shape))
     if ndim < 2:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {ndim} dimensions")
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fc":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {torch_dtype_name(input._data.dtype)}")
     axis = normalize_axis(dim, ndim)
     others = tuple(i for i in range(ndim) if i != axis)
-    norms = _shape.reshape(_pnorm(input, float(p), others, ties_share=True),
+    magnitudes = _elementwise.abs(input) if input._data.dtype.kind == "c" else input
+    norms = _shape.reshape(_pnorm(magnitudes, float(p), others, ties_share=True),
                            tuple(-1 if i == axis else 1 for i in range(ndim)))
     factor = _elementwise.where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0)
     return input * factor
@@ -233,7 +236,11 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
         centered = x - _shape.unsqueeze(average, 1)
         weighted = centered if weights is None else centered * weights
         from .linalg import matmul
-        product = matmul(centered, _shape.transpose(weighted, 0, 1))
+        weighted = _shape.transpose(weighted, 0, 1)
+        if weighted.dtype.kind == "c":  # complex: x conj(x)^T
+            from .complex_numbers import conj
+            weighted = conj(weighted)
+        product = matmul(centered, weighted)
         if not isinstance(factor, Tensor):
             factor = float(factor)
         result = _elementwise.div(product, factor)
@@ -267,9 +274,16 @@ def corrcoef(input: Tensor) -> Tensor:
             return covariance / covariance
         count = tuple(covariance.shape)[0]
         variances = _shape.reshape(covariance, (-1,))[::count + 1]
+        if variances.dtype.kind == "c":
+            from .complex_numbers import real
+            variances = real(variances)
         deviation = _elementwise.sqrt(variances)
         covariance = covariance / _shape.reshape(deviation, (-1, 1))
         covariance = covariance / _shape.reshape(deviation, (1, -1))
+    if covariance.dtype.kind == "c":  # PyTorch clips the real and imaginary parts
+        from .complex_numbers import complex, imag, real
+        return complex(_elementwise.clip(real(covariance), -1, 1),
+                       _elementwise.clip(imag(covariance), -1, 1))
     return _elementwise.clip(covariance, -1, 1)
 
 

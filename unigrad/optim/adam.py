@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import _state
 from ..backend import default_float
-from ..tensor import Tensor, _make_tensor
+from ..tensor import Tensor, _make_tensor, bump_version
 from .optimizer import (
     Optimizer,
     _Default,
@@ -137,6 +137,13 @@ class Adam(Optimizer):
                     param_state["max_exp_avg_sq"] = self._new_state(param)
             exp_avg = param_state["exp_avg"]
             exp_avg_sq = param_state["exp_avg_sq"]
+            complex_param = None
+            if param._data.dtype.kind == "c":  # as PyTorch: the real and imaginary parts apart
+                complex_param = param
+                if amsgrad and "max_exp_avg_sq" not in param_state:
+                    param_state["max_exp_avg_sq"] = self._new_state(param)
+                param, grad, exp_avg, exp_avg_sq = (self._real_pairs(t) for t in (
+                    param, grad, exp_avg, exp_avg_sq))
             step_t = param_state["step"]
             step_t.add_(1.0)
             if weight_decay != 0:
@@ -150,6 +157,8 @@ class Adam(Optimizer):
                 max_exp_avg_sq = param_state.get("max_exp_avg_sq")
                 if max_exp_avg_sq is None:
                     max_exp_avg_sq = param_state["max_exp_avg_sq"] = self._new_state(param)
+                elif complex_param is not None:
+                    max_exp_avg_sq = self._real_pairs(max_exp_avg_sq)
                 max_exp_avg_sq.maximum_(exp_avg_sq)
                 second_moment = max_exp_avg_sq
             else:
@@ -165,6 +174,8 @@ class Adam(Optimizer):
                 bias_correction2_sqrt = (1.0 - beta2 ** step_t).sqrt()
                 denom = second_moment.sqrt() / bias_correction2_sqrt + eps
                 param.sub_(exp_avg / denom * (lr / bias_correction1))
+            if complex_param is not None:
+                bump_version(complex_param)  # written through its real view
 
 
 class AdamW(Adam):

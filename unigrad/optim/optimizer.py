@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _state
+from .. import _state, backend
 from ..autograd import enable_grad, no_grad
 from ..backend import namespace_of
 from ..nn.parameter import Parameter, ParameterTuple, clear_grad
@@ -490,10 +490,10 @@ class Optimizer:
         return True
 
     def _check_target(self, param: Tensor, index: int) -> None:
-        if param._data.dtype.kind != "f":
+        if param._data.dtype.kind not in "fc":
             raise TypeError(f"For '{type(self).__name__}', parameter {_param_label(param, index)} "
-                            f"has dtype {param.dtype.name}; only floating-point parameters can "
-                            "be optimized")
+                            f"has dtype {param.dtype.name}; only floating-point and complex "
+                            "parameters can be optimized")
 
     def _graph_signature(self) -> tuple:
         """What a compiled step depends on besides tensors: hyperparameters, state present."""
@@ -503,6 +503,17 @@ class Optimizer:
         layout = tuple(tuple(sorted(self.state[p])) if p in self.state else ()
                        for group in self.param_groups for p in group["params"])
         return groups, layout, repr(getattr(self, "_step_index", None))
+
+    @staticmethod
+    def _real_pairs(tensor: Tensor) -> Tensor:
+        """A complex tensor's memory seen as real (real, imaginary) pairs along a trailing
+        axis of 2: PyTorch's optimizers update complex parameters componentwise this way
+        (``view_as_real``); in-place updates of the result write into ``tensor``."""
+        data = tensor._data
+        if _state.local.trace is not None or not data.flags.c_contiguous:
+            raise RuntimeError("complex parameters are optimized eagerly and must be "
+                               "C-contiguous")
+        return _make_tensor(data.view(backend.real_of(data.dtype)).reshape(data.shape + (2,)))
 
     @staticmethod
     def _new_state(param: Tensor) -> Tensor:
