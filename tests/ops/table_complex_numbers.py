@@ -44,6 +44,21 @@ def _holomorphic(name: str, op, ref, sampler=complex_normal, **options) -> OpSpe
                   primitives=(name,), **options)
 
 
+def well_conditioned(rng: np.random.Generator, *shape) -> np.ndarray:
+    """Complex square matrices far from singular: normal entries plus 4 I."""
+    return complex_normal(rng, *shape) + 4.0 * np.eye(shape[-1])
+
+
+def hermitian_cholesky(a, upper: bool = False):
+    """Cholesky of the Hermitian part (the factorization reads one triangle only)."""
+    return ug.linalg.cholesky((a + a.mH) * 0.5, upper=upper)
+
+
+def hermitian_cholesky_reference(a, upper: bool = False):
+    factor = np.linalg.cholesky((a + np.conj(np.swapaxes(a, -1, -2))) * 0.5)
+    return np.conj(np.swapaxes(factor, -1, -2)) if upper else factor
+
+
 def _polar_samples(rng):
     return [Sample((rng.uniform(0.5, 2.0, size=(3, 4)), normal(rng, 3, 4)), label="matrix"),
             Sample((rng.uniform(0.5, 2.0, size=(3, 1)), normal(rng, 4)), label="broadcast")]
@@ -92,6 +107,26 @@ OPS = [
     OpSpec("mean (complex)", lambda x: ug.mean(x, dim=-1), lambda x: np.mean(x, axis=-1),
            lambda rng: unary(rng)[:1], primitives=("mean",)),
     OpSpec("neg (complex)", ug.neg, np.negative, unary, primitives=("neg",)),
+    OpSpec("inv (complex)", ug.linalg.inv, np.linalg.inv,
+           lambda rng: [Sample((well_conditioned(rng, 3, 3),)),
+                        Sample((well_conditioned(rng, 2, 2, 2),), label="batch")],
+           primitives=("inv",)),
+    OpSpec("det (complex)", ug.linalg.det, np.linalg.det,
+           lambda rng: [Sample((well_conditioned(rng, 3, 3),))], primitives=("det",)),
+    OpSpec("solve (complex)", ug.linalg.solve, np.linalg.solve,
+           lambda rng: [Sample((well_conditioned(rng, 3, 3), complex_normal(rng, 3, 2)))],
+           primitives=("solve",)),
+    OpSpec("matrix_exp (complex)", ug.linalg.matrix_exp,
+           lambda a: __import__("scipy.linalg", fromlist=["expm"]).expm(a),
+           lambda rng: [Sample((0.5 * complex_normal(rng, 3, 3),))],
+           primitives=("matrix_exp",)),
+    OpSpec("cholesky (complex)", hermitian_cholesky, hermitian_cholesky_reference,
+           lambda rng: [Sample((well_conditioned(rng, 3, 3) @
+                                np.conj(well_conditioned(rng, 3, 3)).T,)),
+                        Sample((well_conditioned(rng, 3, 3) @
+                                np.conj(well_conditioned(rng, 3, 3)).T,), {"upper": True},
+                               label="upper")],
+           primitives=("cholesky",), grad_atol=1e-4),
     _holomorphic("exp", ug.exp, np.exp),
     _holomorphic("log", ug.log, np.log, right_half_plane),
     _holomorphic("sqrt", ug.sqrt, np.sqrt, right_half_plane),

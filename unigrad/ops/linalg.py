@@ -22,7 +22,7 @@ import string
 
 import numpy as np
 
-from .. import _state
+from .. import _state, backend
 from ..backend import namespace_of
 from ..interpreters import has_values
 from ..interpreters.batching import move_to_front, ndim_of, over_leading_dims
@@ -48,6 +48,14 @@ def _mT(x):
     ndim = len(x.shape)
     axes = tuple(range(ndim - 2)) + (ndim - 1, ndim - 2)
     return bind(transpose_p, x, axes=axes)
+
+
+def _adjoint(matrix):
+    """The conjugate transpose of the last two dimensions (the transpose when real)."""
+    if matrix.dtype.kind == "c":
+        from .complex_numbers import conj
+        return conj(_mT(matrix))
+    return _mT(matrix)
 
 
 def _dims(shape) -> str:
@@ -477,14 +485,16 @@ def einsum(equation: str, *operands):
 
 # ----------------------------------------------------------------------------- square matrices
 
-def _check_square(name: str, a) -> None:
+def _check_square(name: str, a, complex_ok: bool = False) -> None:
+    """``a`` is a (batch of) square floating matrix; ``complex_ok``: complex ones too (the
+    ops whose derivative rules hold for complex matrices)."""
     shape = tuple(a.shape)
     if len(shape) < 2:
         raise RuntimeError(f"linalg.{name}: The input tensor A must have at least 2 dimensions.")
     if shape[-1] != shape[-2]:
         raise RuntimeError(f"linalg.{name}: A must be batches of square matrices, but they are "
                            f"{shape[-2]} by {shape[-1]} matrices")
-    if isinstance(a, Tensor) and a._data.dtype.kind != "f":
+    if isinstance(a, Tensor) and a._data.dtype.kind not in ("fc" if complex_ok else "f"):
         raise RuntimeError(f"linalg.{name}: Expected a floating point tensor as input. Got "
                            f"{a.dtype.name.capitalize()}")
 
@@ -557,7 +567,7 @@ def inv(A):
                 [0.0000, 0.2500]])
     """
     A = _operand(A)
-    _check_square("inv", A)
+    _check_square("inv", A, complex_ok=True)
     return bind(inv_p, A)
 
 
@@ -576,7 +586,7 @@ def det(A):
         tensor(-2.)
     """
     A = _operand(A)
-    _check_square("det", A)
+    _check_square("det", A, complex_ok=True)
     return bind(det_p, A)
 
 
@@ -683,7 +693,7 @@ def solve(A, B, *, left: bool = True):
         tensor([1.0000, 0.5000])
     """
     A, B = _matrix_operands(A, B, "solve")
-    _check_square("solve", A)
+    _check_square("solve", A, complex_ok=True)
     a_shape, b_shape = tuple(A.shape), tuple(B.shape)
     vector = len(b_shape) == 1 or (len(b_shape) == len(a_shape) - 1 and b_shape == a_shape[:-1])
     if not left:
@@ -723,25 +733,34 @@ def _halved_lower_mask(size: int, like):
     return xp.tri(size, k=-1, dtype=dtype) + xp.eye(size, dtype=dtype) * 0.5
 
 
+def _lower_mask(size: int, like, diagonal: bool):
+    """The lower-triangle mask (of ``like``'s real dtype), with or without the diagonal."""
+    xp = namespace_of(_raw(like))
+    return xp.tri(size, k=0 if diagonal else -1, dtype=backend.real_of(_raw_dtype(like)))
+
+
 def _cholesky_vjp(g, out, needs, a):
-    # Murray (2016), as PyTorch's cholesky_backward: A_bar = L^-T Phi(L^T L_bar) L^-1, symmetric
-    lower = bind(matmul_p, _mT(out), g) * _halved_lower_mask(out.shape[-1], g)
-    phi = (lower + _mT(lower)) * 0.5
-    left = bind(solve_p, _mT(out), phi)
-    return (_mT(bind(solve_p, _mT(out), _mT(left))),)
+    # Murray (2016), as PyTorch's cholesky_backward:
+    # A_bar = L^-H Phi L^-1 with Phi = (tril(L^H L_bar) + tril(L^H L_bar, -1)^H) / 2
+    size = out.shape[-1]
+    product = bind(matmul_p, _adjoint(out), g)
+    phi = (product * _lower_mask(size, g, True) +
+           _adjoint(product * _lower_mask(size, g, False))) * 0.5
+    left = bind(solve_p, _adjoint(out), phi)
+    return (_adjoint(bind(solve_p, _adjoint(out), _adjoint(left))),)
 
 
 def _cholesky_jvp(tangents, out, a):
-    # dL = L Phi(L^-1 dA L^-T), Phi taking the lower triangle with a halved diagonal
+    # dL = L Phi(L^-1 dA L^-H), Phi taking the lower triangle with a halved diagonal
     left = bind(solve_p, out, tangents[0])
-    middle = _mT(bind(solve_p, out, _mT(left)))
+    middle = _adjoint(bind(solve_p, out, _adjoint(left)))
     return bind(matmul_p, out, middle * _halved_lower_mask(out.shape[-1], tangents[0]))
 
 
 cholesky_p = Primitive("cholesky", _cholesky_impl, lambda a: (shape_of(a), dtype_of(a)),
                        vjp=_cholesky_vjp, jvp=_cholesky_jvp,
                        backward_name="LinalgCholeskyExBackward0", saves="output",
-                       batch=over_leading_dims())
+                       batch=over_leading_dims(), complex_gradient="own")
 
 
 def cholesky(A, *, upper: bool = False):
@@ -756,9 +775,9 @@ def cholesky(A, *, upper: bool = False):
                 [1., 2.]])
     """
     A = _operand(A)
-    _check_square("cholesky", A)
+    _check_square("cholesky", A, complex_ok=True)
     factor = bind(cholesky_p, A)
-    return _mT(factor) if upper else factor
+    return _adjoint(factor) if upper else factor
 
 
 # ----------------------------------------------------------------------------- norms

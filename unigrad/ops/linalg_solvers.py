@@ -37,7 +37,16 @@ from ._primitive import Primitive, bind
 from ._shape_rules import broadcast_shapes, dtype_of, shape_of
 from .creation import eye, zeros_like
 from .indexing import take_along_dim
-from .linalg import LinAlgError, _check_square, _mT, _operand, inv, matmul, solve_p
+from .linalg import (
+    LinAlgError,
+    _adjoint,
+    _check_square,
+    _mT,
+    _operand,
+    inv,
+    matmul,
+    solve_p,
+)
 from .registry import op
 from .scans import cumprod
 
@@ -58,12 +67,13 @@ LUResult = namedtuple("linalg_lu", ("P", "L", "U"))
 LUUnpackResult = namedtuple("lu_unpack", ("P", "L", "U"))
 
 
-def _floating_matrix(name: str, value, label: str = "A"):
+def _floating_matrix(name: str, value, label: str = "A", complex_ok: bool = False):
+    """``value`` as a floating (batch of) matrix; ``complex_ok``: complex ones too."""
     value = _operand(value)
     shape = tuple(value.shape)
     if len(shape) < 2:
         raise RuntimeError(f"{name}: The input tensor {label} must have at least 2 dimensions.")
-    if isinstance(value, Tensor) and value._data.dtype.kind != "f":
+    if isinstance(value, Tensor) and value._data.dtype.kind not in ("fc" if complex_ok else "f"):
         raise RuntimeError(f"{name}: Expected a floating point tensor as input. Got "
                            f"{value.dtype.name.capitalize()}")
     return value
@@ -108,8 +118,8 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
         tensor([[1.],
                 [2.]])
     """
-    A = _floating_matrix("linalg.solve_triangular", A)
-    B = _floating_matrix("linalg.solve_triangular", B, "B")
+    A = _floating_matrix("linalg.solve_triangular", A, complex_ok=True)
+    B = _floating_matrix("linalg.solve_triangular", B, "B", complex_ok=True)
     if A.shape[-1] != A.shape[-2]:
         raise RuntimeError(f"linalg.solve_triangular: A must be batches of square matrices, "
                            f"but they are {A.shape[-2]} by {A.shape[-1]} matrices")
@@ -166,7 +176,7 @@ def _factor_as_given(L, upper: bool):
     from ..transforms._core import detached
     triangle = _shape.triu(L) if upper else _shape.tril(L)
     full = L + detached(triangle - L)
-    return _mT(full) if upper else full
+    return _adjoint(full) if upper else full
 
 
 @op(methods=("cholesky_solve",))
@@ -184,15 +194,15 @@ def cholesky_solve(input, input2, upper: bool = False):
         tensor([[0.5000],
                 [1.0000]])
     """
-    B = _floating_matrix("cholesky_solve", input, "b")
-    L = _floating_matrix("cholesky_solve", input2)
-    _check_square("cholesky_solve", L)
+    B = _floating_matrix("cholesky_solve", input, "b", complex_ok=True)
+    L = _floating_matrix("cholesky_solve", input2, complex_ok=True)
+    _check_square("cholesky_solve", L, complex_ok=True)
     if B.shape[-2] != L.shape[-1]:
         raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is "
                            f"{L.shape[-1]} by {L.shape[-1]} but each b matrix is "
                            f"{B.shape[-2]} by {B.shape[-1]}")
     lower = _factor_as_given(L, upper)
-    return _solve_batched(_mT(lower), _solve_batched(lower, B))
+    return _solve_batched(_adjoint(lower), _solve_batched(lower, B))
 
 
 @op(methods=("cholesky_inverse",))
@@ -205,10 +215,10 @@ def cholesky_inverse(input, upper: bool = False):
         tensor([[0.2500, 0.0000],
                 [0.0000, 4.0000]])
     """
-    L = _floating_matrix("cholesky_inverse", input)
-    _check_square("cholesky_inverse", L)
+    L = _floating_matrix("cholesky_inverse", input, complex_ok=True)
+    _check_square("cholesky_inverse", L, complex_ok=True)
     lower = _factor_as_given(L, upper)
-    return inv(matmul(lower, _mT(lower)))
+    return inv(matmul(lower, _adjoint(lower)))
 
 
 def _info_tensor(values: np.ndarray):
@@ -245,8 +255,8 @@ def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False):
                 [1., 2.]]), info=tensor(0, dtype=unigrad.int32))
     """
     from .linalg import cholesky
-    A = _floating_matrix("linalg.cholesky_ex", A)
-    _check_square("cholesky_ex", A)
+    A = _floating_matrix("linalg.cholesky_ex", A, complex_ok=True)
+    _check_square("cholesky_ex", A, complex_ok=True)
     raw = A._data if isinstance(A, Tensor) else A
     if not has_values(raw):
         return CholeskyExResult(cholesky(A, upper=upper),
@@ -266,9 +276,9 @@ def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False):
             matrix[:order - 1, :order - 1] = np.linalg.cholesky(matrix[:order - 1, :order - 1]
                                                                 + np.tril(matrix[:order - 1,
                                                                                  :order - 1],
-                                                                          -1).T)
+                                                                          -1).conj().T)
     factor = _make_tensor(flat.reshape(raw.shape))
-    return CholeskyExResult(_mT(factor) if upper else factor, _info_tensor(info))
+    return CholeskyExResult(_adjoint(factor) if upper else factor, _info_tensor(info))
 
 
 def _lu_info(U) -> np.ndarray:
@@ -291,8 +301,8 @@ def inv_ex(A, *, check_errors: bool = False):
         >>> ug.linalg.inv_ex(ug.tensor([[2.0, 0.0], [0.0, 4.0]])).info
         tensor(0, dtype=unigrad.int32)
     """
-    A = _floating_matrix("linalg.inv_ex", A)
-    _check_square("inv_ex", A)
+    A = _floating_matrix("linalg.inv_ex", A, complex_ok=True)
+    _check_square("inv_ex", A, complex_ok=True)
     result, info = _solve_with_info("linalg.inv_ex", A, inv, check_errors)
     return InvExResult(result, info)
 
@@ -325,7 +335,7 @@ def solve_ex(A, B, *, left: bool = True, check_errors: bool = False):
     """
     from .linalg import solve
     A, B = _operand(A), _operand(B)
-    _check_square("solve_ex", A)
+    _check_square("solve_ex", A, complex_ok=True)
     result, info = _solve_with_info("torch.linalg.solve_ex", A,
                                     lambda matrix: solve(matrix, B, left=left), check_errors)
     return SolveExResult(result, info)
@@ -335,7 +345,7 @@ def solve_ex(A, B, *, left: bool = True, check_errors: bool = False):
 
 def _lu_pivots_impl(a):
     """LAPACK ``getrf``'s pivots (1-based, ``int32``) of partial pivoting, batched."""
-    a = np.array(a, dtype=np.float64)
+    a = np.array(a, dtype=np.complex128 if a.dtype.kind == "c" else np.float64)
     rows, columns = a.shape[-2:]
     steps = min(rows, columns)
     batch = a.shape[:-2]
@@ -343,7 +353,11 @@ def _lu_pivots_impl(a):
     pivots = np.empty((a.shape[0], steps), dtype=np.int32)
     every = np.arange(a.shape[0])
     for j in range(steps):
-        chosen = j + np.argmax(np.abs(a[:, j:, j]), axis=1)
+        column = a[:, j:, j]
+        # LAPACK's pivot: the largest |x| (|re| + |im| for complex entries, as izamax)
+        size = np.abs(column.real) + np.abs(column.imag) if column.dtype.kind == "c" \
+            else np.abs(column)
+        chosen = j + np.argmax(size, axis=1)
         pivots[:, j] = chosen + 1
         row = a[every, j].copy()
         a[every, j] = a[every, chosen]
@@ -457,7 +471,7 @@ def _pack(lower, upper, M):
 
 
 def _factorize(name: str, A, pivot: bool):
-    A = _floating_matrix(name, A)
+    A = _floating_matrix(name, A, complex_ok=True)
     if not pivot:
         raise RuntimeError(f"{name}: LU without pivoting is not implemented on the CPU")
     pivots = bind(lu_pivots_p, A)
@@ -555,7 +569,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data: bool = True, unpack_pivots: bool 
         tensor([[3.0000, 4.0000],
                 [0.0000, 0.6667]])
     """
-    LU_data = _floating_matrix("lu_unpack", LU_data, "LU_data")
+    LU_data = _floating_matrix("lu_unpack", LU_data, "LU_data", complex_ok=True)
     rows, columns = LU_data.shape[-2:]
     steps = min(rows, columns)
     empty = LU_data.reshape(-1)[:0]
@@ -573,7 +587,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data: bool = True, unpack_pivots: bool 
 
 def linalg_lu_solve(LU, pivots, B, *, left: bool = True, adjoint: bool = False):
     """The solution ``X`` of ``A X = B`` given ``A``'s :func:`lu_factor`; ``left=False``
-    solves ``X A = B`` and ``adjoint=True`` uses ``A^T`` (real tensors: the adjoint).
+    solves ``X A = B`` and ``adjoint=True`` uses the adjoint ``A^H`` (``A^T`` when real).
 
     Example:
         >>> import unigrad as ug
@@ -583,24 +597,24 @@ def linalg_lu_solve(LU, pivots, B, *, left: bool = True, adjoint: bool = False):
         tensor([[1.],
                 [2.]])
     """
-    LU = _floating_matrix("linalg.lu_solve", LU, "LU")
-    B = _floating_matrix("linalg.lu_solve", B, "B")
-    _check_square("lu_solve", LU)
+    LU = _floating_matrix("linalg.lu_solve", LU, "LU", complex_ok=True)
+    B = _floating_matrix("linalg.lu_solve", B, "B", complex_ok=True)
+    _check_square("lu_solve", LU, complex_ok=True)
     size = LU.shape[-1]
     if (B.shape[-2] if left else B.shape[-1]) != size:
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
                            f"{'AX = B' if left else 'XA = B'} ({size}x{size} and "
                            f"{B.shape[-2]}x{B.shape[-1]})")
     pivots = _check_pivots(pivots, size, size)
-    if not left:  # X A = B  <=>  A^T X^T = B^T
-        return _mT(linalg_lu_solve(LU, pivots, _mT(B), adjoint=not adjoint))
+    if not left:  # X op(A) = B  <=>  op(A)^H X^H = B^H
+        return _adjoint(linalg_lu_solve(LU, pivots, _adjoint(B), adjoint=not adjoint))
     order = _row_order(pivots, size)
     lower = _triangle(LU, upper=False, unitriangular=True)
     upper = _triangle(LU, upper=True, unitriangular=False)
     if not adjoint:  # A = P L U:  X = U^-1 L^-1 P^T B
         return _solve_batched(upper, _solve_batched(lower, _permute_rows(B, order)))
-    # A^T = U^T L^T P^T:  X = P L^-T U^-T B
-    inner = _solve_batched(_mT(lower), _solve_batched(_mT(upper), B))
+    # A^H = U^H L^H P^T:  X = P L^-H U^-H B
+    inner = _solve_batched(_adjoint(lower), _solve_batched(_adjoint(upper), B))
     return matmul(_permutation_matrix(order, LU), inner)
 
 
@@ -664,7 +678,8 @@ matrix_exp_p = Primitive(
     "matrix_exp", _expm_numpy, lambda a: (shape_of(a), dtype_of(a)),
     vjp=lambda g, out, needs, a: (_corner_exp(_mT(a), g),),
     jvp=lambda tangents, out, a: _corner_exp(a, tangents[0]),
-    backward_name="LinalgMatrixExpBackward0", saves="inputs", batch=over_leading_dims())
+    backward_name="LinalgMatrixExpBackward0", saves="inputs", batch=over_leading_dims(),
+    complex_gradient="holomorphic")
 
 
 @op(methods=("matrix_exp",))
@@ -677,8 +692,8 @@ def matrix_exp(A):
         tensor([[1., 1.],
                 [0., 1.]])
     """
-    A = _floating_matrix("linalg.matrix_exp", A)
-    _check_square("matrix_exp", A)
+    A = _floating_matrix("linalg.matrix_exp", A, complex_ok=True)
+    _check_square("matrix_exp", A, complex_ok=True)
     return bind(matrix_exp_p, A)
 
 
