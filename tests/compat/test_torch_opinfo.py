@@ -35,21 +35,11 @@ KNOWN_DIFFERENCES: dict[str, str] = {
 
 # entry id -> why its complex128 samples disagree (the float64 ones agree)
 KNOWN_COMPLEX_DIFFERENCES: dict[str, str] = {
-    "normal.in_place": "Tensor.normal_ does not fill complex tensors",
     "logcumsumexp": "the imaginary parts can differ by a multiple of 2 pi (torch accumulates "
                     "unwrapped phases)",
     "cov": KNOWN_DIFFERENCES["cov"],
     "gather": KNOWN_DIFFERENCES["gather"],
 }
-# the complex decompositions are not built: these refuse complex input with a RuntimeError
-COMPLEX_LINEAR_ALGEBRA = (
-    "qr", "svd", "pinverse", "logdet", "norm.nuc", "linalg.cond", "linalg.eigh",
-    "linalg.eigvalsh", "linalg.householder_product", "linalg.lstsq",
-    "linalg.lstsq.grad_oriented", "linalg.norm", "linalg.norm.subgradients_at_zero",
-    "linalg.matrix_norm", "linalg.qr", "linalg.slogdet", "linalg.matrix_rank",
-    "linalg.matrix_rank.hermitian", "linalg.pinv", "linalg.pinv.singular",
-    "linalg.pinv.hermitian", "linalg.svd", "linalg.svdvals")
-
 PROVIDED = [entry for entry in database() if is_provided(entry)]
 
 
@@ -74,8 +64,6 @@ def _complex_param(entry):
     marks = ()
     if identifier in KNOWN_COMPLEX_DIFFERENCES:
         marks = pytest.mark.xfail(reason=KNOWN_COMPLEX_DIFFERENCES[identifier], strict=True)
-    elif identifier in COMPLEX_LINEAR_ALGEBRA:
-        marks = pytest.mark.xfail(reason="complex decompositions are not built", strict=True)
     return pytest.param(entry, id=identifier, marks=marks)
 
 
@@ -95,24 +83,15 @@ def test_entry_agrees_with_torch_on_complex_samples(entry):
     assert outcome.status == "pass", outcome.reason
 
 
-def test_complex_decompositions_refuse_complex_input_clearly():
-    import unigrad as ug
-    matrix = ug.tensor([[2 + 1j, 0j], [0j, 1 - 1j]], dtype=ug.complex128)
-    for function in (ug.linalg.svd, ug.linalg.svdvals, ug.linalg.qr, ug.linalg.eigh,
-                     ug.linalg.pinv, ug.linalg.slogdet, ug.linalg.lstsq):
-        with pytest.raises(RuntimeError, match="Expected a floating point"):
-            function(matrix) if function is not ug.linalg.lstsq else function(matrix, matrix)
-
-
-def test_complex_agreement_rate_on_fft_and_complex_ops():
-    """Every fft.* entry and at least 85% of the other provided entries with complex128
-    samples agree on every one of them (the complex decompositions are refused today)."""
+def test_complex_agreement_rate():
+    """Every fft.* and linalg.* entry, and at least 85% of all the provided entries with
+    complex128 samples, agree on every one of them."""
     ids = [entry_id(entry) for entry in COMPLEX_PROVIDED]
-    fft = [name for name in ids if name.startswith("fft.")]
-    assert fft and not set(fft) & set(KNOWN_COMPLEX_DIFFERENCES)
-    others = [name for name in ids if name not in COMPLEX_LINEAR_ALGEBRA]
-    agreeing = [name for name in others if name not in KNOWN_COMPLEX_DIFFERENCES]
-    assert len(agreeing) >= 0.85 * len(others), (len(agreeing), len(others))
+    spectral_and_linear = [name for name in ids if name.startswith(("fft.", "linalg."))]
+    assert len(spectral_and_linear) > 50
+    assert not set(spectral_and_linear) & set(KNOWN_COMPLEX_DIFFERENCES)
+    agreeing = [name for name in ids if name not in KNOWN_COMPLEX_DIFFERENCES]
+    assert len(agreeing) >= 0.85 * len(ids), (len(agreeing), len(ids))
 
 
 def test_known_differences_are_provided_entries():

@@ -10,6 +10,15 @@ import numpy as np
 import unigrad as ug
 
 from .spec import OpSpec, Sample, normal
+from .table_decompositions import (
+    lstsq_reference,
+    lstsq_solution,
+    pinv_reference,
+    qr_abs,
+    qr_abs_reference,
+    svd_abs,
+    svd_abs_reference,
+)
 
 
 def complex_normal(rng: np.random.Generator, *shape) -> np.ndarray:
@@ -57,6 +66,24 @@ def hermitian_cholesky(a, upper: bool = False):
 def hermitian_cholesky_reference(a, upper: bool = False):
     factor = np.linalg.cholesky((a + np.conj(np.swapaxes(a, -1, -2))) * 0.5)
     return np.conj(np.swapaxes(factor, -1, -2)) if upper else factor
+
+
+def hermitian_eigh_abs(a, UPLO="L"):
+    """Eigenvalues and |eigenvectors| of the Hermitian part (the vectors' phases are free)."""
+    values, vectors = ug.linalg.eigh((a + a.mH) * 0.5, UPLO=UPLO)
+    return values, vectors.abs()
+
+
+def hermitian_eigh_abs_reference(a, UPLO="L"):
+    values, vectors = np.linalg.eigh((a + np.conj(np.swapaxes(a, -1, -2))) * 0.5, UPLO=UPLO)
+    return values, np.abs(vectors)
+
+
+def matrices(*shapes, kwargs=({},)):
+    def samples(rng):
+        return [Sample((complex_normal(rng, *shape),), dict(extra), label=f"{shape}{extra}")
+                for shape in shapes for extra in kwargs]
+    return samples
 
 
 def _polar_samples(rng):
@@ -127,6 +154,28 @@ OPS = [
                                 np.conj(well_conditioned(rng, 3, 3)).T,), {"upper": True},
                                label="upper")],
            primitives=("cholesky",), grad_atol=1e-4),
+    OpSpec("linalg.svd (complex)", svd_abs, svd_abs_reference,
+           matrices((4, 3), (3, 4), (2, 3, 3), kwargs=({}, {"full_matrices": False})),
+           primitives=("linalg_svd",), grad_atol=1e-4),
+    OpSpec("linalg.eigh (complex)", hermitian_eigh_abs, hermitian_eigh_abs_reference,
+           matrices((3, 3), (2, 4, 4), kwargs=({}, {"UPLO": "U"})),
+           primitives=("linalg_eigh",), grad_atol=1e-4),
+    OpSpec("linalg.qr (complex)", qr_abs, qr_abs_reference,
+           matrices((4, 3), (3, 4), (3, 3)), primitives=("linalg_qr",), grad_atol=1e-4),
+    OpSpec("linalg.pinv (complex)", ug.linalg.pinv, pinv_reference,
+           matrices((4, 3), (3, 4)), primitives=("linalg_pinv",), grad_atol=1e-4),
+    OpSpec("linalg.lstsq (complex)", lstsq_solution, lstsq_reference,
+           lambda rng: [Sample((complex_normal(rng, 5, 3), complex_normal(rng, 5, 2)))],
+           grad_atol=1e-4),
+    OpSpec("slogdet (complex)", ug.linalg.slogdet, lambda a: tuple(np.linalg.slogdet(a)),
+           lambda rng: [Sample((well_conditioned(rng, 3, 3),), label="matrix"),
+                        Sample((well_conditioned(rng, 2, 3, 3),), label="batch")],
+           primitives=("logabsdet", "slogdet_sign")),
+    OpSpec("logdet (complex)", ug.logdet, lambda a: np.log(np.linalg.det(a)),
+           lambda rng: [Sample((well_conditioned(rng, 3, 3),), label="matrix")]),
+    OpSpec("householder_product (complex)", ug.linalg.householder_product, None,
+           lambda rng: [Sample((complex_normal(rng, 4, 3), complex_normal(rng, 3)),
+                               label="tall")]),
     _holomorphic("exp", ug.exp, np.exp),
     _holomorphic("log", ug.log, np.log, right_half_plane),
     _holomorphic("sqrt", ug.sqrt, np.sqrt, right_half_plane),

@@ -17,6 +17,8 @@ Example:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import _state
@@ -36,8 +38,8 @@ def _dtype_name(tensor: Tensor) -> str:
     return _TORCH_NAMES[tensor._data.dtype.name]
 
 
-def _require_floating(tensor: Tensor, kernel: str) -> None:
-    if tensor._data.dtype.kind != "f":
+def _require_floating(tensor: Tensor, kernel: str, complex_ok: bool = False) -> None:
+    if tensor._data.dtype.kind not in ("fc" if complex_ok else "f"):
         raise _not_implemented(kernel, tensor._data.dtype)
 
 
@@ -64,7 +66,11 @@ def _fill(self: Tensor, name: str, generator, sample) -> Tensor:
     if not isinstance(self, Tensor):
         raise TypeError(f"{name}() needs a Tensor, got {type(self).__name__}")
     self._leaf_inplace_check()
-    array, levels = _draw(name, generator, tuple(self.shape), sample)
+    if self._data.dtype.kind == "c":  # complex: the real and imaginary parts drawn apart
+        pairs, levels = _draw(name, generator, tuple(self.shape) + (2,), sample)
+        array = pairs[..., 0] + 1j * pairs[..., 1]
+    else:
+        array, levels = _draw(name, generator, tuple(self.shape), sample)
     return _write(self, per_example(_make_tensor(array.astype(self._data.dtype)), levels))
 
 
@@ -113,9 +119,11 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
         >>> ug.zeros(2).normal_(5.0, 0.0)
         tensor([5., 5.])
     """
-    _require_floating(self, "normal_kernel_cpu")
+    _require_floating(self, "normal_kernel_cpu", complex_ok=True)
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    if self._data.dtype.kind == "c":  # PyTorch: each part N(mean, std**2 / 2)
+        std = std / math.sqrt(2.0)
     return _fill(self, "normal_", generator,
                  lambda rng, shape: mean + std * rng.standard_normal(shape))
 

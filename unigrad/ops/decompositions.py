@@ -28,11 +28,12 @@ from collections import OrderedDict, namedtuple
 
 import numpy as np
 
+from .. import backend
 from ..interpreters.batching import over_leading_dims
 from ..tensor import Tensor
 from ._primitive import Primitive, bind
 from ._shape_rules import dtype_of, shape_of
-from .linalg import _mT, _operand, matmul_p, solve_p
+from .linalg import _adjoint, _operand, matmul_p, solve_p
 from .registry import op
 
 __all__ = ["svd", "qr", "pinverse"]
@@ -72,18 +73,34 @@ def _gaps(values):
     return _rows(values) - _columns(values) + _eye_like(size, values)
 
 
+def _real_part(value):
+    if value.dtype.kind == "c":
+        from .complex_numbers import real
+        return real(value)
+    return value
+
+
+def _squared_magnitude(value):
+    """``|value|**2`` (real), differentiable also for complex values."""
+    if value.dtype.kind == "c":
+        from .complex_numbers import conj
+        return _real_part(value * conj(value))
+    return value ** 2
+
+
 def _divide(numerator, denominator):
     with np.errstate(divide="ignore", invalid="ignore"):
         return numerator / denominator
 
 
-def _check_matrix(name: str, A) -> None:
+def _check_matrix(name: str, A, complex_ok: bool = False) -> None:
+    """``A`` is a (batch of) float32/float64 matrix; ``complex_ok``: complex64/128 too."""
     from ._dtypes import torch_dtype_name
     shape = tuple(A.shape)
     if len(shape) < 2:
         raise RuntimeError(f"linalg.{name}: The input tensor A must have at least 2 dimensions.")
     dtype = A._data.dtype if isinstance(A, Tensor) else np.dtype(A.dtype)
-    if dtype.kind != "f":
+    if dtype.kind not in ("fc" if complex_ok else "f"):
         raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as "
                            f"input. Got {torch_dtype_name(dtype)}")
     if dtype.itemsize < 4:  # LAPACK has no half precision (nor has PyTorch's CPU)
@@ -151,8 +168,8 @@ def _svd_rule(a, part, full_matrices):
     m, n = shape[-2:]
     k = min(m, n)
     batch = shape[:-2]
-    if part == "S":
-        return batch + (k,), dtype_of(a)
+    if part == "S":  # real, also for complex input
+        return batch + (k,), backend.real_of(np.dtype(dtype_of(a)))
     if part == "U":
         return batch + (m, m if full_matrices else k), dtype_of(a)
     return batch + (n if full_matrices else k, n), dtype_of(a)
@@ -181,21 +198,40 @@ def _svd_vjp(g, out, needs, a, part, full_matrices):
     gaps = _gaps(s * s)
     if part == "U":
         gu = narrow(g, -1, 0, k) if full_matrices else g
-        uhgu = _mm(_mT(u), gu)
-        inner = _divide(uhgu - _mT(uhgu), gaps) * _rows(s)
+        uhgu = _mm(_adjoint(u), gu)
+        inner = _divide(uhgu - _adjoint(uhgu), gaps) * _rows(s)
+        inner = _with_phase_diagonal(inner, uhgu, s, 0.5)
         if m > n:
             scaled = _divide(gu, _rows(s))
-            left = _mm(u, inner) + scaled - _mm(u, _mm(_mT(u), scaled))
+            left = _mm(u, inner) + scaled - _mm(u, _mm(_adjoint(u), scaled))
             return (_mm(left, vh),)
         return (_mm(u, _mm(inner, vh)),)
     gvh = narrow(g, -2, 0, k) if full_matrices else g
-    vhgv = _mm(vh, _mT(gvh))
-    inner = _columns(s) * _divide(vhgv - _mT(vhgv), gaps)
+    vhgv = _mm(vh, _adjoint(gvh))
+    inner = _columns(s) * _divide(vhgv - _adjoint(vhgv), gaps)
+    inner = _with_phase_diagonal(inner, vhgv, s, -0.5)
     if m < n:
         scaled = _divide(gvh, _columns(s))
-        right = _mm(inner, vh) + scaled - _mm(_mm(scaled, _mT(vh)), vh)
+        right = _mm(inner, vh) + scaled - _mm(_mm(scaled, _adjoint(vh)), vh)
         return (_mm(u, right),)
     return (_mm(u, _mm(inner, vh)),)
+
+
+def _with_phase_diagonal(inner, product, s, share: float):
+    """Complex SVD: ``inner`` with its diagonal replaced by ``share * i Im(diag(product)) / S``.
+
+    A complex SVD is defined up to a common phase of each pair of singular vectors, so a
+    (well-defined) loss gives ``Im diag(U^H gU) = -Im diag(V^H gV)``; that phase term,
+    ``i Im diag(U^H gU) / S``, is split evenly between the U and V parts (their sum is
+    PyTorch's). Real values: ``inner`` as it is.
+    """
+    if product.dtype.kind != "c":
+        return inner
+    from .complex_numbers import imag
+    from .layout import diag_embed, diagonal
+    phase = imag(diagonal(product, 0, -2, -1)) * share
+    return inner - diag_embed(diagonal(inner, 0, -2, -1)) + \
+        diag_embed(_divide(phase, s) * 1j)
 
 
 def _pad(x, axis: int, extra: int):
@@ -214,28 +250,34 @@ def _svd_jvp(tangents, out, a, part, full_matrices):
     u, s, vh = _svd_factors(a, full_matrices)
     m, n = tuple(a.shape)[-2:]
     k = min(m, n)
-    v = _mT(vh)
-    dp = _mm(_mT(u), _mm(da, v))
-    ds = diagonal(dp, 0, -2, -1)
+    v = _adjoint(vh)
+    dp = _mm(_adjoint(u), _mm(da, v))
+    ds = _real_part(diagonal(dp, 0, -2, -1))
     if part == "S":
         return ds
     dp = dp - diag_embed(ds)
     gaps = _gaps(s * s)
+    # complex: the phase i Im diag(dP) / S, split evenly between dU and dV
+    phase = _divide(diagonal(dp, 0, -2, -1), s) * 0.5 if dp.dtype.kind == "c" else None
     if part == "U":
         scaled = dp * _rows(s)
-        du = _mm(u, _divide(scaled + _mT(scaled), gaps))
+        du = _mm(u, _divide(scaled + _adjoint(scaled), gaps))
+        if phase is not None:
+            du = du + u * _rows(phase)
         if m > k:
             davs = _mm(da, _divide(v, _rows(s)))
-            du = du + davs - _mm(u, _mm(_mT(u), davs))
+            du = du + davs - _mm(u, _mm(_adjoint(u), davs))
             if full_matrices:
                 du = _pad(du, -1, m - k)
         return du
     scaled = _columns(s) * dp
-    dv = _mm(v, _divide(scaled + _mT(scaled), gaps))
+    dv = _mm(v, _divide(scaled + _adjoint(scaled), gaps))
+    if phase is not None:
+        dv = dv - v * _rows(phase)
     if n > k:
-        dahus = _mm(_mT(da), _divide(u, _rows(s)))
+        dahus = _mm(_adjoint(da), _divide(u, _rows(s)))
         dv = dv + dahus - _mm(v, _mm(vh, dahus))
-    dvh = _mT(dv)
+    dvh = _adjoint(dv)
     if n > k and full_matrices:
         dvh = _pad(dvh, -2, n - k)
     return dvh
@@ -243,15 +285,16 @@ def _svd_jvp(tangents, out, a, part, full_matrices):
 
 svd_p = Primitive("linalg_svd", _svd_impl, _svd_rule, vjp=_svd_vjp, jvp=_svd_jvp,
                   backward_name="LinalgSvdBackward0", saves="inputs", autocast="float32",
-                  batch=over_leading_dims())
+                  batch=over_leading_dims(), complex_gradient="own")
 
 
 def linalg_svd(A, full_matrices: bool = True, *, driver=None) -> SvdResult:
     """``torch.linalg.svd``: ``(U, S, Vh)`` with ``A = U diag(S) Vh``, S descending.
 
     ``full_matrices=False`` gives the reduced factors (``k = min(m, n)`` vectors).
-    ``driver`` (a CUDA option) is accepted and ignored. Real inputs only (PyTorch also
-    takes complex ones). The gradient through U or Vh needs distinct singular values.
+    ``driver`` (a CUDA option) is accepted and ignored. For complex ``A``, ``S`` is real
+    and the singular vectors are unitary. The gradient through U or Vh needs distinct
+    singular values (and, for complex ``A``, a loss that does not depend on their phase).
 
     Example:
         >>> import unigrad as ug
@@ -263,7 +306,7 @@ def linalg_svd(A, full_matrices: bool = True, *, driver=None) -> SvdResult:
                 [1., 0.]])
     """
     A = _operand(A)
-    _check_matrix("svd", A)
+    _check_matrix("svd", A, complex_ok=True)
     full = bool(full_matrices)
     return SvdResult(*(bind(svd_p, A, part=part, full_matrices=full) for part in ("U", "S", "Vh")))
 
@@ -277,7 +320,7 @@ def svdvals(A, *, driver=None):
         tensor([2., 1.])
     """
     A = _operand(A)
-    _check_matrix("svdvals", A)
+    _check_matrix("svdvals", A, complex_ok=True)
     return bind(svd_p, A, part="S", full_matrices=False)
 
 
@@ -294,7 +337,7 @@ def svd(input, some: bool = True, compute_uv: bool = True) -> TorchSvdResult:
         tensor([3., 2.])
     """
     input = _operand(input)
-    _check_matrix("svd", input)
+    _check_matrix("svd", input, complex_ok=True)
     if not compute_uv:
         from .creation import zeros
         shape = tuple(input.shape)
@@ -303,7 +346,7 @@ def svd(input, some: bool = True, compute_uv: bool = True) -> TorchSvdResult:
         return TorchSvdResult(zeros(shape[:-2] + (m, m), dtype=dtype), svdvals(input),
                               zeros(shape[:-2] + (n, n), dtype=dtype))
     u, s, vh = linalg_svd(input, full_matrices=not some)
-    return TorchSvdResult(u, s, _mT(vh))
+    return TorchSvdResult(u, s, _adjoint(vh))
 
 
 # ----------------------------------------------------------------------------- eigh
@@ -323,7 +366,9 @@ def _eigh_impl(a, part, uplo):
 
 def _eigh_rule(a, part, uplo):
     shape = shape_of(a)
-    return (shape[:-1] if part == "values" else shape), dtype_of(a)
+    if part == "values":  # real, also for complex Hermitian input
+        return shape[:-1], backend.real_of(np.dtype(dtype_of(a)))
+    return shape, dtype_of(a)
 
 
 def _eigh_factors(a, uplo):
@@ -335,29 +380,29 @@ def _eigh_vjp(g, out, needs, a, part, uplo):
     values, vectors = _eigh_factors(a, uplo)
     if part == "values":
         inner = diag_embed(g)
-    else:
-        vhgv = _mm(_mT(vectors), g)
-        inner = _divide((vhgv - _mT(vhgv)) * 0.5, _gaps(values))
-    return (_mm(vectors, _mm(inner, _mT(vectors))),)
+    else:  # the skew-Hermitian part of V^H gV over the eigenvalue gaps
+        vhgv = _mm(_adjoint(vectors), g)
+        inner = _divide((vhgv - _adjoint(vhgv)) * 0.5, _gaps(values))
+    return (_mm(vectors, _mm(inner, _adjoint(vectors))),)
 
 
 def _eigh_jvp(tangents, out, a, part, uplo):
     from .layout import diag_embed, diagonal
     values, vectors = _eigh_factors(a, uplo)
-    dp = _mm(_mT(vectors), _mm(tangents[0], vectors))
+    dp = _mm(_adjoint(vectors), _mm(tangents[0], vectors))
     dl = diagonal(dp, 0, -2, -1)
     if part == "values":
-        return dl
+        return _real_part(dl)
     return _mm(vectors, _divide(dp - diag_embed(dl), _gaps(values)))
 
 
 eigh_p = Primitive("linalg_eigh", _eigh_impl, _eigh_rule, vjp=_eigh_vjp, jvp=_eigh_jvp,
                    backward_name="LinalgEighBackward0", saves="inputs", autocast="float32",
-                   batch=over_leading_dims())
+                   batch=over_leading_dims(), complex_gradient="own")
 
 
-def _check_square(name: str, A) -> None:
-    _check_matrix(name, A)
+def _check_square(name: str, A, complex_ok: bool = False) -> None:
+    _check_matrix(name, A, complex_ok)
     shape = tuple(A.shape)
     if shape[-1] != shape[-2]:
         raise RuntimeError(f"linalg.{name}: A must be batches of square matrices, but they are "
@@ -368,8 +413,8 @@ def eigh(A, UPLO: str = "L") -> EighResult:
     """``torch.linalg.eigh``: ``(eigenvalues, eigenvectors)`` of a symmetric matrix,
     eigenvalues ascending; only the ``UPLO`` triangle ('L' or 'U') is read.
 
-    The gradient is symmetric (PyTorch's); through the eigenvectors it needs distinct
-    eigenvalues. Real inputs only (PyTorch also takes complex Hermitian ones).
+    The gradient is symmetric (Hermitian for complex input, PyTorch's); through the
+    eigenvectors it needs distinct eigenvalues.
 
     Example:
         >>> import unigrad as ug
@@ -377,7 +422,7 @@ def eigh(A, UPLO: str = "L") -> EighResult:
         tensor([1., 2.])
     """
     A = _operand(A)
-    _check_square("eigh", A)
+    _check_square("eigh", A, complex_ok=True)
     uplo = _check_uplo(UPLO)
     return EighResult(*_eigh_factors(A, uplo))
 
@@ -391,7 +436,7 @@ def eigvalsh(A, UPLO: str = "L"):
         tensor([-1.,  3.])
     """
     A = _operand(A)
-    _check_square("eigvalsh", A)
+    _check_square("eigvalsh", A, complex_ok=True)
     return bind(eigh_p, A, part="values", uplo=_check_uplo(UPLO))
 
 
@@ -427,27 +472,38 @@ def _check_qr_differentiable(a, mode) -> None:
 
 
 def _copyltu(x):
-    """The symmetric matrix with ``x``'s lower triangle."""
+    """The symmetric (Hermitian, with a real diagonal) matrix with ``x``'s lower triangle."""
     from .shape import tril
-    return tril(x) + _mT(tril(x, -1))
+    strict = tril(x, -1)
+    return strict + _adjoint(strict) + _real_diagonal_part(x)
+
+
+def _real_diagonal_part(x):
+    """``diag(Re(diag(x)))``: the real part of ``x``'s diagonal as a diagonal matrix."""
+    from .elementwise import cast
+    from .layout import diag_embed, diagonal
+    values = diagonal(x, 0, -2, -1)
+    if values.dtype.kind == "c":
+        values = cast(_real_part(values), values.dtype)
+    return diag_embed(values)
 
 
 def _times_inverse_transpose(x, r):
     """``x R^{-T}`` for an invertible square ``r``."""
-    return _mT(bind(solve_p, r, _mT(x)))
+    return _adjoint(bind(solve_p, r, _adjoint(x)))
 
 
 def _times_inverse(x, r):
     """``x R^{-1}`` for an invertible square ``r``."""
-    return _mT(bind(solve_p, _mT(r), _mT(x)))
+    return _adjoint(bind(solve_p, _adjoint(r), _adjoint(x)))
 
 
 def _qr_tall_vjp(gq, gr, q, r):
     """A = QR with ``m >= n``: ``(gQ + Q copyltu(M)) R^{-T}``, ``M = R gR^T - gQ^T Q``."""
     if gq is None:
-        m = _mm(r, _mT(gr))
+        m = _mm(r, _adjoint(gr))
         return _times_inverse_transpose(_mm(q, _copyltu(m)), r)
-    m = -_mm(_mT(gq), q) if gr is None else _mm(r, _mT(gr)) - _mm(_mT(gq), q)
+    m = -_mm(_adjoint(gq), q) if gr is None else _mm(r, _adjoint(gr)) - _mm(_adjoint(gq), q)
     return _times_inverse_transpose(gq + _mm(q, _copyltu(m)), r)
 
 
@@ -468,15 +524,19 @@ def _qr_vjp(g, out, needs, a, part, mode):
         return (cat([gx, zeros_like(narrow(a, -1, m, n - m))], -1),)
     y = narrow(a, -1, m, n - m)
     gr2 = narrow(gr, -1, m, n - m)
-    gx = _qr_tall_vjp(_mm(y, _mT(gr2)), narrow(gr, -1, 0, m), q, r1)
+    gx = _qr_tall_vjp(_mm(y, _adjoint(gr2)), narrow(gr, -1, 0, m), q, r1)
     return (cat([gx, _mm(q, gr2)], -1),)
 
 
 def _qr_tall_jvp(da, q, r):
     from .shape import tril
-    c = _mm(_mT(q), _times_inverse(da, r))
+    c = _mm(_adjoint(q), _times_inverse(da, r))
     lower = tril(c, -1)
-    upper = c - lower + _mT(lower)
+    # dR R^-1: upper triangular with a real diagonal (Q^H dQ takes the rest: skew-Hermitian)
+    upper = c - lower + _adjoint(lower)
+    if c.dtype.kind == "c":
+        from .layout import diag_embed, diagonal
+        upper = upper - diag_embed(diagonal(c, 0, -2, -1)) + _real_diagonal_part(c)
     return _times_inverse(da, r) - _mm(q, upper), _mm(upper, r)
 
 
@@ -494,12 +554,12 @@ def _qr_jvp(tangents, out, a, part, mode):
     if part == "Q":
         return dq
     y, dy = narrow(a, -1, m, n - m), narrow(da, -1, m, n - m)
-    return cat([dr1, _mm(_mT(dq), y) + _mm(_mT(q), dy)], -1)
+    return cat([dr1, _mm(_adjoint(dq), y) + _mm(_adjoint(q), dy)], -1)
 
 
 qr_p = Primitive("linalg_qr", _qr_impl, _qr_rule, vjp=_qr_vjp, jvp=_qr_jvp,
                  backward_name="LinalgQrBackward0", saves="inputs", autocast="float32",
-                 batch=over_leading_dims())
+                 batch=over_leading_dims(), complex_gradient="own")
 
 
 def linalg_qr(A, mode: str = "reduced") -> QrResult:
@@ -519,7 +579,7 @@ def linalg_qr(A, mode: str = "reduced") -> QrResult:
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
                            f"'reduced' (default), 'r', or 'complete'")
     A = _operand(A)
-    _check_matrix("qr", A)
+    _check_matrix("qr", A, complex_ok=True)
     return QrResult(bind(qr_p, A, part="Q", mode=mode), bind(qr_p, A, part="R", mode=mode))
 
 
@@ -591,12 +651,13 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, atol=None, rtol=None):
     from .elementwise import cast, maximum
     from .reduce import amax, sum
     A = _operand(A)
-    _check_matrix("matrix_rank", A)
+    _check_matrix("matrix_rank", A, complex_ok=True)
     if tol is not None:
         if atol is not None or rtol is not None:
             raise RuntimeError("linalg.matrix_rank: tol cannot be combined with atol or rtol")
         atol, rtol = tol, 0.0
-    dtype = A._data.dtype if isinstance(A, Tensor) else np.dtype(A.dtype)
+    # the tolerances compare with singular values: real, also for complex A
+    dtype = backend.real_of(A._data.dtype if isinstance(A, Tensor) else np.dtype(A.dtype))
     m, n = tuple(A.shape)[-2:]
     default = float(np.finfo(dtype).eps) * max(m, n)
     atol_array = _tolerance_array(0.0 if atol is None else atol, dtype)
@@ -630,10 +691,11 @@ def _pinv_impl(a, atol, rtol, hermitian):
     with np.errstate(divide="ignore"):
         if hermitian:
             inverse = np.where(spectrum > limit, 1.0 / np.where(spectrum > limit, values, 1), 0)
-            return (vectors * inverse[..., None, :].astype(a.dtype)) @ np.swapaxes(vectors, -1, -2)
+            return (vectors * inverse[..., None, :].astype(a.dtype)) @ \
+                np.swapaxes(vectors, -1, -2).conj()
         inverse = np.where(spectrum > limit, 1.0 / np.where(spectrum > limit, spectrum, 1), 0)
-    return np.swapaxes(vh, -1, -2) @ (inverse[..., :, None].astype(a.dtype)
-                                      * np.swapaxes(u, -1, -2))
+    return np.swapaxes(vh, -1, -2).conj() @ (inverse[..., :, None].astype(a.dtype)
+                                             * np.swapaxes(u, -1, -2).conj())
 
 
 def _pinv_rule(a, atol, rtol, hermitian):
@@ -643,16 +705,16 @@ def _pinv_rule(a, atol, rtol, hermitian):
 
 def _pinv_vjp(g, out, needs, a, atol, rtol, hermitian):
     m, n = tuple(a.shape)[-2:]
-    pinv_h, g_h = _mT(out), _mT(g)
+    pinv_h, g_h = _adjoint(out), _adjoint(g)
     if m <= n:
         k = _mm(g_h, out)
         k_pinv_h = _mm(k, pinv_h)
-        grad = (-_mT(_mm(out, k)) + k_pinv_h - _mm(_mm(a, out), k_pinv_h)
+        grad = (-_adjoint(_mm(out, k)) + k_pinv_h - _mm(_mm(a, out), k_pinv_h)
                 + _mm(_mm(pinv_h, out), g_h - _mm(k, a)))
     else:
         k = _mm(out, g_h)
         pinv_h_k = _mm(pinv_h, k)
-        grad = (-_mT(_mm(k, out)) + _mm(_mm(g_h - _mm(a, k), out), pinv_h) + pinv_h_k
+        grad = (-_adjoint(_mm(k, out)) + _mm(_mm(g_h - _mm(a, k), out), pinv_h) + pinv_h_k
                 - _mm(_mm(pinv_h_k, out), a))
     return (grad,)
 
@@ -660,20 +722,21 @@ def _pinv_vjp(g, out, needs, a, atol, rtol, hermitian):
 def _pinv_jvp(tangents, out, a, atol, rtol, hermitian):
     m, n = tuple(a.shape)[-2:]
     da = tangents[0]
-    da_h, pinv_h = _mT(da), _mT(out)
+    da_h, pinv_h = _adjoint(da), _adjoint(out)
     if m <= n:
         k = _mm(pinv_h, da_h)
-        return (_mm(out, k - _mT(k) - _mm(k, _mm(a, out)))
+        return (_mm(out, k - _adjoint(k) - _mm(k, _mm(a, out)))
                 + _mm(da_h - _mm(out, _mm(a, da_h)), _mm(pinv_h, out)))
     k = _mm(out, da)
-    k_h = _mT(k)
+    k_h = _adjoint(k)
     return (_mm(k_h - k - _mm(_mm(out, a), k_h), out)
             + _mm(_mm(out, pinv_h), da_h - _mm(_mm(da_h, a), out)))
 
 
 pinv_p = Primitive("linalg_pinv", _pinv_impl, _pinv_rule, vjp=_pinv_vjp, jvp=_pinv_jvp,
                    backward_name="LinalgPinvBackward0", saves="inputs and output",
-                   autocast="float32", batch=over_leading_dims())
+                   autocast="float32", batch=over_leading_dims(),
+                   complex_gradient="own")
 
 
 def pinv(A, *, atol=None, rtol=None, hermitian: bool = False):
@@ -687,7 +750,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian: bool = False):
                 [0.0000, 0.0000]])
     """
     A = _operand(A)
-    _check_matrix("pinv", A)
+    _check_matrix("pinv", A, complex_ok=True)
     atol, rtol = _tolerances(A, atol, rtol)
     return bind(pinv_p, A, atol=atol, rtol=rtol, hermitian=bool(hermitian))
 
@@ -730,7 +793,7 @@ def lstsq(A, B, rcond=None, *, driver=None) -> LstsqResult:
     from .reduce import sum
     from .shape import reshape
     A, B = _operand(A), _operand(B)
-    _check_matrix("lstsq", A)
+    _check_matrix("lstsq", A, complex_ok=True)
     if driver is None:
         driver = "gelsy"
     if driver not in _DRIVERS:
@@ -749,7 +812,7 @@ def lstsq(A, B, rcond=None, *, driver=None) -> LstsqResult:
     dtype = A._data.dtype if isinstance(A, Tensor) else np.dtype(A.dtype)
     rcond = float(np.finfo(dtype).eps) * max(m, n) if rcond is None else float(rcond)
     solution = bind(matmul_p, pinv(A, rtol=max(rcond, 0.0)), matrix)
-    empty = zeros((0,), dtype=A.dtype)
+    empty = zeros((0,), dtype=backend.real_of(dtype))  # residuals, singular values: real
     rank = zeros((0,), dtype="int64")
     if driver != "gels":
         rank = matrix_rank(A, atol=0.0, rtol=max(rcond, 0.0))
@@ -764,7 +827,8 @@ def lstsq(A, B, rcond=None, *, driver=None) -> LstsqResult:
         from ._values import values_for_shape
         # the residuals exist only when every matrix has full rank: a value-dependent shape
         if bool(np.all(values_for_shape("linalg.lstsq residuals", full) == n)):
-            residuals = sum((bind(matmul_p, A, solution) - matrix) ** 2, -2)
+            misfit = bind(matmul_p, A, solution) - matrix
+            residuals = sum(_squared_magnitude(misfit), -2)
     if vector:
         solution = reshape(solution, tuple(solution.shape)[:-1])
     return LstsqResult(solution, residuals, rank, singular_values)
@@ -813,7 +877,7 @@ def cond(A, p=None):
     A = _operand(A)
     if p not in _COND_ORDERS:
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
-    _check_matrix("cond", A)
+    _check_matrix("cond", A, complex_ok=True)
     if p in (None, 2, -2):
         from .reduce import amax, amin
         spectrum = svdvals(A)
@@ -823,7 +887,7 @@ def cond(A, p=None):
         largest, smallest = amax(spectrum, -1), amin(spectrum, -1)
         with np.errstate(divide="ignore", invalid="ignore"):
             return smallest / largest if p == -2 else largest / smallest
-    _check_square("cond", A)
+    _check_square("cond", A, complex_ok=True)
     if tuple(A.shape)[-1] == 0:
         from .creation import zeros
         return zeros(tuple(A.shape)[:-2], dtype=A.dtype)

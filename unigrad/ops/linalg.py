@@ -541,19 +541,52 @@ def _slogdet_impl(a):
     return namespace_of(a).linalg.slogdet(a)[1]
 
 
+def _is_complex(x) -> bool:
+    return dtype_of(x).kind == "c"
+
+
 def _logdet_vjp(g, out, needs, a):
-    return (_per_matrix(g) * _mT(inv(a)),)
+    # d logabsdet = Re tr(A^-1 dA): the cotangent is g A^-T, g A^-H for complex A
+    return (_per_matrix(g) * (_adjoint(inv(a)) if _is_complex(a) else _mT(inv(a))),)
+
+
+def _trace_inv_times(a, tangent):
+    """``tr(A^-1 dA)``, the tangent of ``log det A``."""
+    from .reduce import sum
+    return sum(_mT(inv(a)) * tangent, axis=(-2, -1))
 
 
 def _logdet_jvp(tangents, out, a):
-    from .reduce import sum
-    return sum(_mT(inv(a)) * tangents[0], axis=(-2, -1))
+    change = _trace_inv_times(a, tangents[0])
+    if _is_complex(change):
+        from .complex_numbers import real
+        return real(change)
+    return change
 
 
-logabsdet_p = Primitive("logabsdet", _slogdet_impl, lambda a: (shape_of(a)[:-2], dtype_of(a)),
+logabsdet_p = Primitive("logabsdet", _slogdet_impl,
+                        lambda a: (shape_of(a)[:-2], backend.real_of(dtype_of(a))),
                         backward_name="LinalgSlogdetBackward0", vjp=_logdet_vjp,
-                        jvp=_logdet_jvp,
-                        batch=over_leading_dims())
+                        jvp=_logdet_jvp, batch=over_leading_dims(), complex_gradient="own")
+
+
+def _slogdet_sign_vjp(g, out, needs, a):
+    # d sign = i Im(tr(A^-1 dA)) sign: the cotangent is i Im(g conj(sign)) A^-H
+    from .complex_numbers import conj, imag
+    return (_per_matrix(1j * imag(g * conj(out))) * _adjoint(inv(a)),)
+
+
+def _slogdet_sign_jvp(tangents, out, a):
+    from .complex_numbers import imag
+    return 1j * imag(_trace_inv_times(a, tangents[0])) * out
+
+
+# the sign of a complex determinant, det / |det| (a real one's sign has no gradient)
+slogdet_sign_p = Primitive("slogdet_sign", lambda a: namespace_of(a).linalg.slogdet(a)[0],
+                           lambda a: (shape_of(a)[:-2], dtype_of(a)),
+                           backward_name="LinalgSlogdetBackward0", vjp=_slogdet_sign_vjp,
+                           jvp=_slogdet_sign_jvp, saves="inputs and output",
+                           batch=over_leading_dims(), complex_gradient="own")
 
 
 @op(methods=("inverse",))
@@ -592,17 +625,26 @@ def det(A):
 
 @op(methods=("slogdet",))
 def slogdet(A):
-    """``(sign, logabsdet)`` of the determinant, without overflow; ``sign`` has no gradient.
+    """``(sign, logabsdet)`` of the determinant, without overflow.
+
+    For a real ``A`` the sign is -1, 0 or 1 and has no gradient. For a complex ``A`` it is
+    ``det / |det|`` (0 when singular) and is differentiable, as in PyTorch; ``logabsdet`` is
+    real either way.
 
     Example:
         >>> import unigrad as ug
         >>> sign, logabsdet = ug.slogdet(ug.tensor([[-2.0, 0.0], [0.0, 3.0]]))
         >>> sign, logabsdet
         (tensor(-1.), tensor(1.7918))
+        >>> sign, logabsdet = ug.linalg.slogdet(ug.tensor([[0.0, 2j], [1.0, 0.0]]))
+        >>> sign, logabsdet
+        (tensor(-0.-1.j), tensor(0.6931))
     """
     from ..tensor import _make_tensor
     A = _operand(A)
-    _check_square("slogdet", A)
+    _check_square("slogdet", A, complex_ok=True)
+    if _is_complex(A):
+        return SlogdetResult(bind(slogdet_sign_p, A), bind(logabsdet_p, A))
     raw = _raw(A)
     if not has_values(raw):
         from .elementwise import sign as sign_of  # graph mode: the sign of det, as an op
@@ -614,15 +656,21 @@ def slogdet(A):
 
 @op(methods=("logdet",))
 def logdet(A):
-    """``log(det(A))``: NaN where the determinant is negative, as in PyTorch.
+    """``log(det(A))``: NaN where a real determinant is negative, as in PyTorch; for a
+    complex ``A`` the principal complex logarithm, ``log(sign) + logabsdet``.
 
     Example:
         >>> import unigrad as ug
         >>> ug.logdet(ug.tensor([[2.0, 0.0], [0.0, 3.0]]))
         tensor(1.7918)
+        >>> ug.logdet(ug.tensor([[-1.0 + 0j, 0.0], [0.0, 1.0]]))
+        tensor(0.+3.1416j)
     """
     from .elementwise import where
     sign, logabsdet = slogdet(A)
+    if _is_complex(sign):
+        from .elementwise import log
+        return log(sign) + logabsdet
     return where(sign < 0, float("nan"), logabsdet)
 
 

@@ -924,22 +924,23 @@ def vander(x, N: int | None = None, increasing: bool = False):
 
 @op(methods=("orgqr",))
 def householder_product(A, tau):
-    """The first ``n`` columns of ``H_1 ... H_k``, ``H_i = I - tau_i v_i v_i^T`` with
-    ``v_i`` the ``i``-th column of ``A`` below the diagonal and a 1 on it (LAPACK's ``orgqr``).
+    """The first ``n`` columns of ``H_1 ... H_k``, ``H_i = I - tau_i v_i v_i^H`` with
+    ``v_i`` the ``i``-th column of ``A`` below the diagonal and a 1 on it (LAPACK's ``orgqr``
+    and ``ungqr``: real or complex, differentiable in both).
 
     Example:
         >>> import unigrad as ug
         >>> ug.linalg.householder_product(ug.tensor([[1.0], [0.0]]), ug.tensor([2.0]))
         tensor([[-1.],
                 [ 0.]])
+        >>> ug.linalg.householder_product(ug.tensor([[1j], [1j]]), ug.tensor([1.0 + 0j]))
+        tensor([[0.+0.j],
+                [0.-1.j]])
     """
     A, tau = _operand(A), _operand(tau)
     if len(A.shape) < 2:
         raise RuntimeError("torch.linalg.householder_product: input must have at least 2 "
                            "dimensions.")
-    if A.dtype.kind == "c" or tau.dtype.kind == "c":
-        raise RuntimeError("linalg.householder_product: complex inputs are not supported "
-                           "(real float32/float64 only)")
     rows, columns = A.shape[-2:]
     if columns > rows:
         raise RuntimeError("torch.linalg.householder_product: input.shape[-2] must be greater "
@@ -966,7 +967,7 @@ def householder_product(A, tau):
     for i in range(steps):
         v = reflectors[..., :, i:i + 1]
         scale = _shape.unsqueeze(_shape.unsqueeze(tau[..., i], -1), -1)
-        product = product - matmul(matmul(product, v) * scale, _mT(v))
+        product = product - matmul(matmul(product, v) * scale, _adjoint(v))
     return product[..., :, :columns]
 
 
