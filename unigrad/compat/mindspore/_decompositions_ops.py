@@ -13,7 +13,7 @@ Example:
 from __future__ import annotations
 
 from ... import linalg as _linalg
-from ...ops.decompositions import _mT
+from ...ops.linalg import _adjoint
 from ._tensor import to_ms
 from .ops import _bool, _tensor
 
@@ -35,7 +35,7 @@ def svd(input, full_matrices: bool = False, compute_uv: bool = True):
     if not _bool(compute_uv, "svd", "compute_uv"):
         return to_ms(_linalg.svdvals(x))
     u, s, vh = _linalg.svd(x, full_matrices=full)
-    return to_ms(s), to_ms(u), to_ms(_mT(vh))
+    return to_ms(s), to_ms(u), to_ms(_adjoint(vh))
 
 
 def qr(input, mode: str = "reduced"):

@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 import unigrad as ug
-from unigrad.ops.decompositions import _mT
+from unigrad.ops.linalg import _adjoint
 
 from ._tensor import Tensor, as_tf, operand
 
@@ -37,7 +37,7 @@ def svd(tensor, full_matrices: bool = False, compute_uv: bool = True, name: str 
     if not compute_uv:
         return as_tf(ug.linalg.svdvals(a))
     u, s, vh = ug.linalg.svd(a, full_matrices=full_matrices)
-    return as_tf(s), as_tf(u), as_tf(_mT(vh))
+    return as_tf(s), as_tf(u), as_tf(_adjoint(vh))
 
 
 def eigh(tensor, name: str | None = None):
@@ -129,10 +129,10 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast: bool = True, name: str | None =
         return as_tf(ug.linalg.lstsq(a, b).solution)
     m, n = tuple(a.shape)[-2:]
     if m >= n:
-        gram = _mT(a) @ a + ug.eye(n, dtype=a.dtype) * regularizer
-        return as_tf(ug.linalg.solve(gram, _mT(a) @ b))
-    gram = a @ _mT(a) + ug.eye(m, dtype=a.dtype) * regularizer
-    return as_tf(_mT(a) @ ug.linalg.solve(gram, b))
+        gram = _adjoint(a) @ a + ug.eye(n, dtype=a.dtype) * regularizer
+        return as_tf(ug.linalg.solve(gram, _adjoint(a) @ b))
+    gram = a @ _adjoint(a) + ug.eye(m, dtype=a.dtype) * regularizer
+    return as_tf(_adjoint(a) @ ug.linalg.solve(gram, b))
 
 
 _VECTOR_ORDS = ("euclidean", 1, 2, math.inf)
