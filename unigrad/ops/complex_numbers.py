@@ -191,11 +191,6 @@ def conj(input):
     return bind(conj_physical_p, input)
 
 
-def _property_input(name: str, input):
-    _tensor_argument(name, input)
-    return input
-
-
 @op()
 def real(input):
     """The real part, a view of a complex tensor (a real tensor is returned as is).
@@ -205,7 +200,7 @@ def real(input):
         >>> ug.real(ug.tensor([1 + 2j, 3 - 1j]))
         tensor([1., 3.])
     """
-    _property_input("real", input)
+    _tensor_argument("real", input)
     if not _is_complex_value(input):
         return input
     return bind(real_p, input)
@@ -220,7 +215,7 @@ def imag(input):
         >>> ug.imag(ug.tensor([1 + 2j, 3 - 1j]))
         tensor([ 2., -1.])
     """
-    _property_input("imag", input)
+    _tensor_argument("imag", input)
     if not _is_complex_value(input):
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
     return bind(imag_p, input)

@@ -85,6 +85,21 @@ from ._v1 import (
     variables_initializer,
 )
 from ._views_copies import broadcast_dynamic_shape, broadcast_static_shape, unravel_index
+from .dtypes import (  # TensorFlow's dtype names, spelled once in tf.dtypes
+    bool,  # noqa: A004
+    complex64,
+    complex128,
+    double,
+    float16,
+    float32,
+    float64,
+    half,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+)
 from .math import (
     abs,
     add,
@@ -131,18 +146,6 @@ from .math import (
     tanh,
     truediv,
 )
-
-float16 = half = _ug.float16
-float32 = _ug.float32
-float64 = double = _ug.float64
-int8 = _ug.int8
-int16 = _ug.int16
-int32 = _ug.int32
-int64 = _ug.int64
-uint8 = _ug.uint8
-bool = _ug.bool_  # noqa: A001 - TensorFlow's spelling
-complex64 = _ug.complex64
-complex128 = _ug.complex128
 
 __all__ = sorted(name for name in dir() if not name.startswith("_"))
 
