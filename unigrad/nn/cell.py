@@ -34,7 +34,29 @@ _global = _state.global_state
 _graph_function_lock = threading.Lock()
 
 _DTYPE_NAMES = frozenset(_BY_NAME)
-IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
+
+
+class IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What :meth:`Cell.load_state_dict` returns: ``(missing_keys, unexpected_keys)``,
+    printed as PyTorch prints it.
+
+    Example:
+        >>> from unigrad.nn.cell import IncompatibleKeys
+        >>> IncompatibleKeys([], [])
+        <All keys matched successfully>
+        >>> IncompatibleKeys(["bias"], [])
+        _IncompatibleKeys(missing_keys=['bias'], unexpected_keys=[])
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return (f"_IncompatibleKeys(missing_keys={self.missing_keys!r}, "
+                f"unexpected_keys={self.unexpected_keys!r})")
+
+    __str__ = __repr__
 
 
 class _RemovableHandle:
@@ -455,7 +477,7 @@ class Cell:
             >>> import unigrad as ug
             >>> a, b = ug.nn.Dense(2, 1), ug.nn.Dense(2, 1)
             >>> b.load_state_dict(a.state_dict())
-            IncompatibleKeys(missing_keys=[], unexpected_keys=[])
+            <All keys matched successfully>
             >>> bool((a.weight == b.weight).all())
             True
         """

@@ -414,7 +414,7 @@ from unigrad.ops import (
 )
 from unigrad.tensor import Tensor
 
-from . import _out, autograd, fft, func, nn, optim, special
+from . import _out, accelerator, autograd, cuda, fft, func, nn, optim, special
 from .func import vmap
 
 float16 = half = _ug.float16

@@ -1,0 +1,67 @@
+"""The PyTorch front-end prints and behaves as PyTorch does: ``torch.cuda`` and
+``torch.accelerator`` on the machine at hand (the CPU-only case everywhere CI runs: no
+CuPy GPU, and torch's CPU wheel), ``load_state_dict``'s result."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import unigrad.compat.torch as torch_ug
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+
+def test_availability_matches_pytorch_on_this_machine():
+    assert torch_ug.cuda.is_available() is torch.cuda.is_available()
+    assert torch_ug.cuda.device_count() == torch.cuda.device_count()
+    assert torch_ug.accelerator.is_available() is torch.accelerator.is_available()
+    assert torch_ug.accelerator.device_count() == torch.accelerator.device_count()
+
+
+@pytest.mark.skipif(torch_ug.cuda.is_available(), reason="a GPU is present")
+def test_device_functions_raise_pytorchs_error_without_cuda():
+    for function in (torch_ug.cuda.current_device, torch_ug.cuda.synchronize,
+                     torch_ug.cuda.get_device_name, torch_ug.cuda.init,
+                     torch_ug.accelerator.current_device_index):
+        with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
+            function()
+    assert torch_ug.accelerator.current_accelerator() is None
+
+
+def test_seeding_is_accepted_and_leaves_the_cpu_stream_alone():
+    torch_ug.manual_seed(3)
+    expected = torch_ug.rand(4).tolist()
+    torch_ug.manual_seed(3)
+    torch_ug.cuda.manual_seed(123)
+    torch_ug.cuda.manual_seed_all(7)
+    assert torch_ug.rand(4).tolist() == expected
+
+
+def test_the_tutorial_device_idiom_runs():
+    device = "cuda" if torch_ug.cuda.is_available() else "cpu"
+    model = torch_ug.nn.Linear(3, 2).to(device)
+    out = model(torch_ug.ones(4, 3, device=device))
+    assert tuple(out.shape) == (4, 2) and out.device.type == device
+
+
+@pytest.mark.skipif(torch_ug.cuda.is_available(), reason="a GPU is present")
+def test_cuda_autocast_without_cuda_warns_and_does_nothing():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with torch_ug.cuda.amp.autocast():
+            product = torch_ug.ones(2, 2) @ torch_ug.ones(2, 2)
+    assert product.dtype == torch_ug.float32
+    assert any("CUDA is not available" in str(w.message) for w in caught)
+
+
+def test_load_state_dict_result_prints_like_pytorch():
+    ours, theirs = torch_ug.nn.Linear(2, 2), torch.nn.Linear(2, 2)
+    assert repr(ours.load_state_dict(ours.state_dict())) == \
+        repr(theirs.load_state_dict(theirs.state_dict())) == "<All keys matched successfully>"
+    partial_ours = ours.load_state_dict({"weight": ours.weight.detach()}, strict=False)
+    partial_theirs = theirs.load_state_dict({"weight": theirs.weight.detach()}, strict=False)
+    assert repr(partial_ours) == repr(partial_theirs)
+    assert partial_ours.missing_keys == ["bias"] and partial_ours == (["bias"], [])
