@@ -65,3 +65,15 @@ def test_load_state_dict_result_prints_like_pytorch():
     partial_theirs = theirs.load_state_dict({"weight": theirs.weight.detach()}, strict=False)
     assert repr(partial_ours) == repr(partial_theirs)
     assert partial_ours.missing_keys == ["bias"] and partial_ours == (["bias"], [])
+
+
+def test_unpack_dual_outside_a_dual_level_gives_no_tangent_as_pytorch():
+    import torch.autograd.forward_ad as theirs
+
+    import unigrad.autograd.forward_ad as ours
+    x = torch_ug.ones(2)
+    unpacked = ours.unpack_dual(x)
+    expected = theirs.unpack_dual(torch.ones(2))
+    assert unpacked.primal is x and unpacked.tangent is None and expected.tangent is None
+    with pytest.raises(RuntimeError, match="dual_level"):
+        ours.make_dual(x, torch_ug.ones(2))

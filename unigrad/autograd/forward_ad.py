@@ -155,7 +155,19 @@ def tangent_of(tensor, level: int):
 
 
 def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTensor:
-    """``(primal, tangent)`` of a dual tensor (``tangent`` is None if it has none)."""
+    """``(primal, tangent)`` of a dual tensor (``tangent`` is None if it has none).
+
+    Outside every ``dual_level`` (and without ``level``) it is ``(tensor, None)``, as in
+    PyTorch.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.autograd.forward_ad as fwAD
+        >>> fwAD.unpack_dual(ug.ones(2)).tangent is None
+        True
+    """
+    if level is None and not _active_levels():
+        return UnpackedDualTensor(tensor, None)
     level = _current_level(level)
     return UnpackedDualTensor(strip_tangent(tensor, level), tangent_of(tensor, level))
 
