@@ -432,7 +432,9 @@ def load(path: str | os.PathLike, device: str | backend.Device | None = None) ->
     saved dtype, ``requires_grad=False``, on ``device`` (CPU by default; a
     ``"cuda"`` device needs CuPy). A safetensors file written by another tool
     (no unigrad metadata) loads as a flat dict name -> Tensor, in the file's
-    name order.
+    name order. A PyTorch ``.pt``/``.pth`` file (the zip ``torch.save`` writes)
+    loads through :func:`unigrad.io_pytorch.load_pytorch`: tensors, storages and
+    containers only, never running code from the file.
 
     Raises:
         TypeError: ``path`` is not a str or os.PathLike; ``device`` is not a
@@ -467,6 +469,9 @@ def load(path: str | os.PathLike, device: str | backend.Device | None = None) ->
     if os.path.isdir(source):
         raise IsADirectoryError(errno.EISDIR, "ug.load: path is a directory, expected a "
                                 "checkpoint file", source)
+    from .io_pytorch import is_pytorch_checkpoint, load_pytorch
+    if is_pytorch_checkpoint(source):  # a PyTorch .pt/.pth zip: read without running code
+        return load_pytorch(source, device)
     safetensors = _import_safetensors("ug.load")
     invalid = f"ug.load: {source!r} is not a valid or complete unigrad/safetensors checkpoint"
     try:

@@ -77,3 +77,34 @@ def test_unpack_dual_outside_a_dual_level_gives_no_tangent_as_pytorch():
     assert unpacked.primal is x and unpacked.tangent is None and expected.tangent is None
     with pytest.raises(RuntimeError, match="dual_level"):
         ours.make_dual(x, torch_ug.ones(2))
+
+
+def test_torch_save_and_load_round_trip_paths_and_file_objects(tmp_path):
+    import io
+    state = {"weight": torch_ug.randn(2, 3), "step": 7, "betas": (0.9, 0.999)}
+    torch_ug.save(state, tmp_path / "state.pth")
+    buffer = io.BytesIO()
+    torch_ug.save(state, buffer)
+    buffer.seek(0)
+    for loaded in (torch_ug.load(tmp_path / "state.pth"),
+                   torch_ug.load(buffer, map_location="cpu", weights_only=True)):
+        assert loaded["weight"].tolist() == state["weight"].tolist()
+        assert loaded["step"] == 7 and loaded["betas"] == (0.9, 0.999)
+    with pytest.raises(TypeError, match="map_location must be None, a device"):
+        torch_ug.load(tmp_path / "state.pth", map_location={"cuda:0": "cpu"})
+    with pytest.raises(TypeError, match="f must be a path"):
+        torch_ug.save(state, 42)
+
+
+def test_torch_load_reads_a_real_pytorch_checkpoint_into_a_module(tmp_path):
+    import unigrad as ug
+    reference = torch.nn.Linear(3, 2)
+    torch.save(reference.state_dict(), tmp_path / "linear.pt")
+    model = torch_ug.nn.Linear(3, 2)
+    assert repr(model.load_state_dict(torch_ug.load(tmp_path / "linear.pt"))) == \
+        "<All keys matched successfully>"
+    assert model.weight.tolist() == reference.weight.tolist()
+    assert ug.load(tmp_path / "linear.pt")["bias"].tolist() == reference.bias.tolist()
+    x = [[0.5, -1.0, 2.0]]
+    assert model(torch_ug.tensor(x)).tolist()[0] == pytest.approx(
+        reference(torch.tensor(x)).tolist()[0], abs=1e-6)

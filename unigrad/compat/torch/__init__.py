@@ -416,6 +416,7 @@ from unigrad.tensor import Tensor
 
 from . import _out, accelerator, autograd, cuda, fft, func, nn, optim, special
 from .func import vmap
+from .serialization import load, save
 
 float16 = half = _ug.float16
 float32 = float = _ug.float32  # noqa: A001 - PyTorch's spelling
