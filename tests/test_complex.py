@@ -176,3 +176,27 @@ def test_complex_sampling_has_unit_variance():
     assert sample.dtype == ug.complex128
     assert abs(float((sample.abs() ** 2).mean()) - 1.0) < 0.05
     assert abs(float(sample.real.var()) - 0.5) < 0.03
+
+
+def test_gradcheck_handles_complex_inputs_and_outputs():
+    z = ug.tensor([0.3 + 1.1j, -0.5 + 0.2j], dtype=ug.complex128, requires_grad=True)
+    x = ug.tensor([0.7, -1.2], dtype=ug.float64, requires_grad=True)
+    assert ug.autograd.gradcheck(
+        lambda z, x: (z.exp() * x, (z * z.conj()).real.sum() + z.angle().sum()), (z, x),
+        check_forward_ad=True, check_batched_grad=True, check_batched_forward_grad=True)
+    assert ug.autograd.gradgradcheck(lambda z: (z.sin() * z).abs(), (z,))
+
+    class Unconjugated(ug.autograd.Function):  # the holomorphic rule without the conjugate
+        @staticmethod
+        def forward(ctx, value):
+            ctx.save_for_backward(value)
+            return value * value
+
+        @staticmethod
+        def backward(ctx, grad):
+            (value,) = ctx.saved_tensors
+            return 2 * grad * value
+
+    assert not ug.autograd.gradcheck(Unconjugated.apply, (z,), raise_exception=False)
+    with pytest.raises(ug.autograd.GradcheckError, match="Jacobian mismatch"):
+        ug.autograd.gradcheck(Unconjugated.apply, (z,))

@@ -108,3 +108,53 @@ def test_torch_load_reads_a_real_pytorch_checkpoint_into_a_module(tmp_path):
     x = [[0.5, -1.0, 2.0]]
     assert model(torch_ug.tensor(x)).tolist()[0] == pytest.approx(
         reference(torch.tensor(x)).tolist()[0], abs=1e-6)
+
+
+def test_gradcheck_takes_pytorchs_checks():
+    x = torch_ug.randn(3, dtype=torch_ug.double, requires_grad=True)
+    assert torch_ug.autograd.gradcheck(lambda t: t.sin() * t.sum(), (x,),
+                                       check_undefined_grad=False, check_batched_grad=False)
+    assert torch_ug.autograd.gradcheck(lambda t: (t.sin(), t.exp()), (x,),
+                                       check_batched_grad=True, check_grad_dtypes=True,
+                                       check_forward_ad=True, check_batched_forward_grad=True)
+
+    class Leaky(torch_ug.autograd.Function):  # a nonzero gradient for a zero output gradient
+        @staticmethod
+        def forward(ctx, value):
+            return value * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2 + 1
+
+    with pytest.raises(torch_ug.autograd.GradcheckError, match="undefined or zero"):
+        torch_ug.autograd.gradcheck(Leaky.apply, (x,))
+    assert torch_ug.autograd.gradcheck(Leaky.apply, (x,), check_undefined_grad=False,
+                                       raise_exception=False) is False
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64", "int32", "int16",
+                                   "int8", "uint8", "bool", "complex64", "complex128"])
+def test_tensor_type_names_and_conversions_match_pytorch(dtype):
+    ours = torch_ug.ones(2, dtype=getattr(torch_ug, dtype))
+    theirs = torch.ones(2, dtype=getattr(torch, dtype))
+    assert ours.type() == theirs.type()
+    converted = torch_ug.ones(2).type(theirs.type())
+    assert converted.dtype.name == dtype and converted.tolist() == \
+        torch.ones(2).type(theirs.type()).tolist()
+
+
+def test_tensor_type_errors_and_gradient():
+    with pytest.raises(ValueError, match="invalid type: 'torch.Nope'"):
+        torch_ug.ones(2).type("torch.Nope")
+    with pytest.raises(TypeError, match="dtype must be a type, str, or dtype object"):
+        torch_ug.ones(2).type(3)
+    x = torch_ug.ones(2, requires_grad=True)
+    x.type(torch_ug.double).sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0] and x.grad.dtype == torch_ug.float32
+    assert x.type(torch_ug.float32) is x
+
+
+def test_once_differentiable_imports_from_torch_autograd_function():
+    from unigrad.compat.torch.autograd.function import Function, once_differentiable
+    assert callable(once_differentiable) and Function is torch_ug.autograd.Function

@@ -220,8 +220,9 @@ def _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph
                 out = _unpack_output(node, out, False)
             elif prim.saves_output:
                 raise RuntimeError(ERR_BACKWARD_TWICE)
-            if grad.dtype.kind == "c":
-                grads = prim.complex_vjp(grad, out, node.needs, *inputs, **node.params)
+            if grad.dtype.kind == "c":  # custom Function rules handle complex values themselves
+                grads = getattr(prim, "complex_vjp", prim.vjp)(grad, out, node.needs, *inputs,
+                                                               **node.params)
             else:
                 grads = prim.vjp(grad, out, node.needs, *inputs, **node.params)
             if release and (prim.saves_inputs or prim.saves_output):
@@ -268,7 +269,8 @@ def _run_node(node: Node, hooks, grad, retain_graph: bool, create_graph: bool):
         raise RuntimeError(ERR_BACKWARD_TWICE)
     try:
         if grad.dtype.kind == "c":
-            grads = prim.complex_vjp(grad, out, node.needs, *inputs, **node.params)
+            grads = getattr(prim, "complex_vjp", prim.vjp)(grad, out, node.needs, *inputs,
+                                                           **node.params)
         else:
             grads = prim.vjp(grad, out, node.needs, *inputs, **node.params)
     except Exception:

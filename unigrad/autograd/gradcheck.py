@@ -44,7 +44,7 @@ def _check_inputs(inputs: tuple) -> list:
     positions = []
     for index, value in enumerate(inputs):
         if isinstance(value, Tensor) and value._requires_grad:
-            if value._data.dtype != np.float64:
+            if value._data.dtype not in (np.float64, np.complex128):
                 warnings.warn(f"Input #{index} requires gradient and is not a double precision "
                               "floating point or complex. This check will likely fail if all the "
                               "inputs are not of double precision floating point or complex. ",
@@ -62,9 +62,34 @@ def _evaluate(fn: Callable, inputs: tuple) -> list:
 
 
 def _float64_copy(array) -> np.ndarray:
-    """A float64 NumPy copy of a backend array (the Jacobians are built from these)."""
+    """A float64 NumPy copy of a backend array (the Jacobians are built from these); a
+    complex array as its real parts then its imaginary parts, flattened: complex
+    Jacobians are checked as the real Jacobians of (real, imaginary) coordinates, in
+    which PyTorch's convention makes a complex vjp the transpose."""
     from ..backend import to_numpy
-    return np.array(to_numpy(array), dtype=np.float64)
+    values = to_numpy(array)
+    if values.dtype.kind == "c":
+        return np.concatenate((values.real.ravel(), values.imag.ravel())).astype(np.float64)
+    return np.array(values, dtype=np.float64)
+
+
+def _values(array) -> np.ndarray:
+    """A NumPy copy of a backend array, dtype kept."""
+    from ..backend import to_numpy
+    return np.array(to_numpy(array))
+
+
+def _real_size(tensor: Tensor) -> int:
+    """The number of real coordinates of ``tensor`` (twice its size when complex)."""
+    return tensor._data.size * (2 if tensor._data.dtype.kind == "c" else 1)
+
+
+def _from_real_coordinates(vector: np.ndarray, like: Tensor) -> np.ndarray:
+    """The array shaped and typed like ``like`` whose real coordinates are ``vector``."""
+    size = like._data.size
+    if like._data.dtype.kind == "c":
+        vector = vector[:size] + 1j * vector[size:]
+    return np.asarray(vector).reshape(like.shape).astype(like._data.dtype)
 
 
 def _numerical_columns(fn: Callable, inputs: tuple, position: int, eps: float,
@@ -74,14 +99,15 @@ def _numerical_columns(fn: Callable, inputs: tuple, position: int, eps: float,
     Returns one ``(directions, output_numel)`` matrix per output; the default
     directions are the one-hot vectors, giving one row per input element.
     """
-    data = inputs[position]._data
+    target = inputs[position]
+    data = target._data
     original = data.copy()
     if directions is None:
-        directions = np.eye(data.size, dtype=np.float64)
+        directions = np.eye(_real_size(target), dtype=np.float64)
     rows: list = []
     try:
         for direction in directions:
-            step = (direction.reshape(data.shape) * eps).astype(data.dtype)
+            step = _from_real_coordinates(direction * eps, target)
             data[...] = original + step
             plus = _evaluate(fn, inputs)
             data[...] = original - step
@@ -100,11 +126,11 @@ def _analytical_rows(output: Tensor, inputs: tuple, positions: list, cotangents)
     blocks = [[] for _ in positions]
     targets = tuple(inputs[p] for p in positions)
     for cotangent in cotangents:
-        seed = _make_tensor(cotangent.reshape(output.shape).astype(output._data.dtype))
+        seed = _make_tensor(_from_real_coordinates(np.asarray(cotangent), output))
         grads = autograd_grad(output, targets, grad_outputs=seed, retain_graph=True,
                               allow_unused=True)
         for block, target, value in zip(blocks, targets, grads):
-            size = target._data.size
+            size = _real_size(target)
             block.append(np.zeros(size) if value is None else _float64_copy(value._data).ravel())
     return [np.array(block).reshape(len(cotangents), -1) for block in blocks]
 
@@ -129,12 +155,20 @@ def _as_printed(matrix) -> Tensor:
 
 def gradcheck(fn: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
               raise_exception: bool = True, nondet_tol: float = 0.0,
+              check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
+              check_batched_grad: bool = False, check_batched_forward_grad: bool = False,
               check_forward_ad: bool = False, check_backward_ad: bool = True,
-              fast_mode: bool = False) -> bool:
+              fast_mode: bool = False, masked: bool | None = None) -> bool:
     """Check the gradients of ``fn`` at ``inputs`` against finite differences.
 
     Returns True when every Jacobian matches; otherwise raises
     :class:`GradcheckError` (or returns False with ``raise_exception=False``).
+    As in PyTorch, ``check_undefined_grad`` also checks that zero output gradients
+    give zero (or no) input gradients, ``check_batched_grad`` that the vjp under
+    ``vmap`` over a batch of cotangents equals a loop, ``check_batched_forward_grad``
+    the same for the jvp, and ``check_grad_dtypes`` that each gradient has its input's
+    dtype. ``masked`` (sparse inputs) is accepted for compatibility: unigrad has no
+    sparse tensors.
 
     Example:
         >>> import unigrad as ug
@@ -146,6 +180,16 @@ def gradcheck(fn: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rt
     inputs = _as_tuple(inputs)
     positions = _check_inputs(inputs)
     outputs = _differentiable_outputs(fn(*inputs))
+    extra = [check for check, wanted in (
+        (_check_undefined_grad, check_undefined_grad and check_backward_ad),
+        (_check_grad_dtypes, check_grad_dtypes and check_backward_ad),
+        (_check_batched_grad, check_batched_grad and check_backward_ad),
+        (_check_batched_forward_grad, check_batched_forward_grad and check_forward_ad))
+        if wanted]
+    for check in extra:
+        message = check(fn, inputs, positions, atol, rtol)
+        if message is not None:
+            return _fail(message, raise_exception)
     if fast_mode:
         return _fast_check(fn, inputs, positions, outputs, eps, atol, rtol, raise_exception)
     for input_index, position in enumerate(positions):
@@ -173,9 +217,110 @@ def gradcheck(fn: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rt
     return True
 
 
+def _output_function(fn: Callable, inputs: tuple, positions: list, output_index: int):
+    """``fn`` as a function of its differentiable inputs, returning one output."""
+    def function(*values):
+        arguments = list(inputs)
+        for position, value in zip(positions, values):
+            arguments[position] = value
+        return _differentiable_outputs(fn(*arguments))[output_index]
+    return function
+
+
+def _random_like(value, generator, batch: tuple = ()):
+    array = generator.standard_normal(batch + tuple(value.shape))
+    if value._data.dtype.kind == "c":
+        array = array + 1j * generator.standard_normal(batch + tuple(value.shape))
+    return _make_tensor(array.astype(value._data.dtype))
+
+
+def _check_undefined_grad(fn, inputs, positions, atol, rtol) -> str | None:
+    """Zero output gradients (PyTorch's undefined ones) give zero or no input gradients."""
+    from .api import grad
+    outputs = [out for out in _differentiable_outputs(fn(*inputs)) if out._requires_grad]
+    if not outputs:
+        return None
+    zeros = [_make_tensor(np.zeros(out.shape, dtype=out._data.dtype)) for out in outputs]
+    try:
+        grads = grad(outputs, [inputs[p] for p in positions], grad_outputs=zeros,
+                     allow_unused=True)
+    except Exception as error:  # noqa: BLE001 - reported as the check's failure
+        return (f"Expected backward function to handle undefined output grads. Please look at "
+                f"\"Notes about undefined output gradients\" in \"tools/autograd/"
+                f"derivatives.yaml\"; got {type(error).__name__}: {error}")
+    for index, value in enumerate(grads):
+        if value is not None and np.any(_float64_copy(value._data) != 0):
+            return (f"Expected all input grads to be undefined or zero when all output grads "
+                    f"are undefined or zero; input {index} got a nonzero gradient.")
+    return None
+
+
+def _check_grad_dtypes(fn, inputs, positions, atol, rtol) -> str | None:
+    from .api import grad
+    outputs = [out for out in _differentiable_outputs(fn(*inputs)) if out._requires_grad]
+    for out in outputs:
+        ones = _make_tensor(np.ones(out.shape, dtype=out._data.dtype))
+        grads = grad([out], [inputs[p] for p in positions], grad_outputs=[ones],
+                     allow_unused=True)
+        for position, value in zip(positions, grads):
+            if value is not None and value.dtype != inputs[position].dtype:
+                return "Gradient has dtype mismatch"
+    return None
+
+
+def _check_batched_grad(fn, inputs, positions, atol, rtol) -> str | None:
+    """``vmap`` of the vjp over a batch of two cotangents equals a loop over them."""
+    from ..transforms import vjp, vmap
+    generator = np.random.default_rng(0)
+    values = [inputs[p] for p in positions]
+    for output_index, out in enumerate(_differentiable_outputs(fn(*inputs))):
+        if not out._requires_grad:
+            continue
+        _, pull = vjp(_output_function(fn, inputs, positions, output_index), *values)
+        batch = _random_like(out, generator, (2,))
+        try:
+            batched = vmap(pull)(batch)
+        except Exception as error:  # noqa: BLE001 - reported as the check's failure
+            return (f"While computing batched gradients, got: {type(error).__name__}: "
+                    f"{error}")
+        looped = [pull(batch[k]) for k in range(2)]
+        for input_index in range(len(values)):
+            expected = np.stack([_values(looped[k][input_index]._data)
+                                 for k in range(2)])
+            got = _values(batched[input_index]._data)
+            if not np.allclose(got, expected, rtol, atol):
+                return (f"For output {output_index} and input {input_index}: batched grad "
+                        f"computation failed (vmap of the vjp differs from a loop).")
+    return None
+
+
+def _check_batched_forward_grad(fn, inputs, positions, atol, rtol) -> str | None:
+    """``vmap`` of the jvp over a batch of two tangents equals a loop over them."""
+    from ..transforms import jvp, vmap
+    generator = np.random.default_rng(1)
+    values = [inputs[p] for p in positions]
+    outputs = _differentiable_outputs(fn(*inputs))
+    for output_index in range(len(outputs)):
+        function = _output_function(fn, inputs, positions, output_index)
+        tangents = [_random_like(value, generator, (2,)) for value in values]
+
+        def push(*directions, function=function):
+            return jvp(function, tuple(values), tuple(directions))[1]
+        try:
+            batched = vmap(push)(*tangents)
+        except Exception as error:  # noqa: BLE001 - reported as the check's failure
+            return (f"While computing batched forward gradients, got: "
+                    f"{type(error).__name__}: {error}")
+        looped = np.stack([_values(push(*(t[k] for t in tangents))._data)
+                           for k in range(2)])
+        if not np.allclose(_values(batched._data), looped, rtol, atol):
+            return f"For output {output_index}: batched forward grad computation failed."
+    return None
+
+
 def _check_backward(output, inputs, positions, input_index, output_index, numerical,
                     atol, rtol, nondet_tol, raise_exception) -> bool:
-    one_hots = np.eye(output._data.size, dtype=np.float64)
+    one_hots = np.eye(_real_size(output), dtype=np.float64)
     rows = _analytical_rows(output, inputs, positions, one_hots)[input_index]
     analytical = rows.T
     if not np.allclose(analytical, numerical, rtol, atol):
@@ -195,27 +340,27 @@ def _forward_columns(fn: Callable, inputs: tuple, position: int, output_index: i
     from . import forward_ad
     target = inputs[position]
     rows = []
-    for direction in np.eye(target._data.size, dtype=np.float64):
-        tangent = _make_tensor(direction.reshape(target.shape).astype(target._data.dtype))
+    for direction in np.eye(_real_size(target), dtype=np.float64):
+        tangent = _make_tensor(_from_real_coordinates(direction, target))
         with forward_ad.dual_level():
             duals = list(inputs)
             duals[position] = forward_ad.make_dual(target, tangent)
             output = _differentiable_outputs(fn(*duals))[output_index]
             value = forward_ad.unpack_dual(output).tangent
-        rows.append(np.zeros(output._data.size) if value is None
+        rows.append(np.zeros(_real_size(output)) if value is None
                     else _float64_copy(value._data).ravel())
-    return np.array(rows).reshape(target._data.size, -1)
+    return np.array(rows).reshape(_real_size(target), -1)
 
 
 def _fast_check(fn, inputs, positions, outputs, eps, atol, rtol, raise_exception) -> bool:
     generator = np.random.default_rng(0)
     for input_index, position in enumerate(positions):
-        size = inputs[position]._data.size
+        size = _real_size(inputs[position])
         u = generator.standard_normal(size)
         u /= np.linalg.norm(u) or 1.0
         numerical = _numerical_columns(fn, inputs, position, eps, directions=u[None])
         for output_index, output in enumerate(outputs):
-            v = generator.standard_normal(output._data.size)
+            v = generator.standard_normal(_real_size(output))
             expected = float(numerical[output_index][0] @ v)
             if not output._requires_grad:
                 actual = 0.0
@@ -250,7 +395,8 @@ def gradgradcheck(fn: Callable, inputs, grad_outputs: Sequence | None = None, *,
     if grad_outputs is None:
         generator = np.random.default_rng(0)
         grad_outputs = tuple(
-            _make_tensor(generator.uniform(-1.0, 1.0, out.shape).astype(out._data.dtype), True)
+            _make_tensor(_from_real_coordinates(generator.uniform(-1.0, 1.0, _real_size(out)),
+                                                out), True)
             for out in outputs)
     grad_outputs = _as_tuple(grad_outputs)
     count = len(inputs)

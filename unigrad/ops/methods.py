@@ -198,7 +198,37 @@ PROPERTIES = {
     "mH": _last_two_adjoint,
     "H": _matrix_transpose,
 }
-METHODS = {"adjoint": _last_two_adjoint}
+def _tensor_type(self, dtype=None, non_blocking: bool = False, **kwargs):
+    """``Tensor.type()``: PyTorch's type name (``'torch.FloatTensor'``); with ``dtype`` (a
+    dtype or such a name) the tensor converted to it (itself when it already is).
+
+    Example:
+        >>> import unigrad as ug
+        >>> x = ug.ones(2)
+        >>> x.type(), x.type("torch.DoubleTensor").dtype, x.type(ug.int64)
+        ('torch.FloatTensor', unigrad.float64, tensor([1, 1]))
+    """
+    from ..backend import DType, from_numpy_dtype
+    from ._dtypes import _TORCH_NAMES, torch_dtype_name
+    prefix = "torch.cuda." if self.device.type == "cuda" else "torch."
+    if dtype is None:
+        return f"{prefix}{torch_dtype_name(self._data.dtype)}Tensor"
+    device = None
+    if isinstance(dtype, str):
+        name = dtype.removeprefix("torch.")
+        if name.startswith("cuda."):
+            name, device = name.removeprefix("cuda."), "cuda"
+        by_name = {f"{value}Tensor": key for key, value in _TORCH_NAMES.items()}
+        if name not in by_name:
+            raise ValueError(f"invalid type: {dtype!r}")
+        dtype = from_numpy_dtype(by_name[name])
+    elif not isinstance(dtype, DType):
+        raise TypeError("dtype must be a type, str, or dtype object")
+    result = self if self.dtype == dtype else ew.cast(self, dtype)
+    return result.to(device) if device is not None else result
+
+
+METHODS = {"adjoint": _last_two_adjoint, "type": _tensor_type}
 SETTABLE_PROPERTIES = {"real": _part("real"), "imag": _part("imag")}
 
 

@@ -38,7 +38,7 @@ from unigrad.autograd import (
 )
 from unigrad.autograd.function import once_differentiable
 
-from . import forward_ad, functional
+from . import forward_ad, function, functional
 
 __all__ = ["Function", "FunctionCtx", "GradcheckError", "Variable", "backward", "detect_anomaly",
            "enable_grad", "forward_ad", "functional", "grad", "gradcheck", "gradgradcheck",
