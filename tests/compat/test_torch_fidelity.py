@@ -158,3 +158,51 @@ def test_tensor_type_errors_and_gradient():
 def test_once_differentiable_imports_from_torch_autograd_function():
     from unigrad.compat.torch.autograd.function import Function, once_differentiable
     assert callable(once_differentiable) and Function is torch_ug.autograd.Function
+
+
+def _assert_close_cases(lib):
+    return [
+        (lib.tensor([1.0, 2.0, 3.0]), lib.tensor([1.0, 2.5, 3.0]), {}),
+        (lib.tensor([1, 2]), lib.tensor([1, 3]), {}),
+        (lib.tensor([1.0]), lib.tensor([1.0], dtype=lib.float64), {}),
+        (lib.ones(2), lib.ones(3), {}),
+        (1.0, 1.1, {}),
+        (3, 4, {}),
+        ([lib.ones(1)], [lib.zeros(1)], {}),
+        ({"a": lib.ones(1)}, {"a": lib.zeros(1)}, {}),
+        (lib.tensor([1.0, float("nan")]), lib.tensor([1.0, float("nan")]), {}),
+        (lib.tensor([1.0, float("nan")]), lib.tensor([1.0, float("nan")]), {"equal_nan": True}),
+        (lib.tensor([1.0]), lib.tensor([1.01]), {"rtol": 0.1, "atol": 0.0}),
+        (lib.tensor([1 + 1j]), lib.tensor([1 + 2j]), {}),
+        (lib.tensor([1.0]), lib.tensor([2.0]), {"msg": "custom"}),
+    ]
+
+
+@pytest.mark.parametrize("index", range(13))
+def test_assert_close_matches_pytorch_outcome_and_message(index):
+    actual, expected, options = _assert_close_cases(torch_ug)[index]
+    actual_t, expected_t, _ = _assert_close_cases(torch)[index]
+    try:
+        torch.testing.assert_close(actual_t, expected_t, **options)
+        reference = None
+    except AssertionError as error:
+        reference = str(error)
+    if reference is None:
+        torch_ug.testing.assert_close(actual, expected, **options)
+    else:
+        with pytest.raises(AssertionError) as info:
+            torch_ug.testing.assert_close(actual, expected, **options)
+        assert str(info.value) == reference
+
+
+def test_assert_close_wants_both_tolerances():
+    with pytest.raises(ValueError, match="Both 'rtol' and 'atol' must be either specified"):
+        torch_ug.testing.assert_close(torch_ug.ones(1), torch_ug.ones(1), rtol=0.1)
+
+
+def test_func_grad_with_a_tuple_of_argnums_returns_a_tuple_as_pytorch():
+    ours = torch_ug.func.grad(lambda a: (a ** 2).sum(), argnums=(0,))(torch_ug.ones(2))
+    theirs = torch.func.grad(lambda a: (a ** 2).sum(), argnums=(0,))(torch.ones(2))
+    assert isinstance(ours, tuple) and len(ours) == len(theirs) == 1
+    assert ours[0].tolist() == theirs[0].tolist()
+    assert not isinstance(torch_ug.func.grad(lambda a: (a ** 2).sum())(torch_ug.ones(2)), tuple)

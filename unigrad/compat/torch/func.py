@@ -103,6 +103,8 @@ def grad_and_value(func: Callable, argnums: int | tuple = 0,
     def wrapper(*args):
         _check_positions(argnums, args, "grad_and_value")
         value, gradient = transform(*args)
+        if isinstance(argnums, tuple) and not isinstance(gradient, tuple):
+            gradient = (gradient,)  # torch.func: a tuple of argnums gives a tuple, (0,) too
         if has_aux:
             output, aux = value
             return gradient, (output, aux)
