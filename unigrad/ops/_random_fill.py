@@ -25,7 +25,7 @@ from .. import _state
 from ..interpreters.batching import per_example
 from ..tensor import Tensor, _make_tensor
 from ._generators import Generator
-from .creation import _TORCH_NAMES, _draw, _not_implemented
+from .creation import _TORCH_NAMES, _draw, _draw_values, _not_implemented
 from .elementwise import cast, where
 from .inplace import apply_inplace
 from .registry import op
@@ -66,12 +66,8 @@ def _fill(self: Tensor, name: str, generator, sample) -> Tensor:
     if not isinstance(self, Tensor):
         raise TypeError(f"{name}() needs a Tensor, got {type(self).__name__}")
     self._leaf_inplace_check()
-    if self._data.dtype.kind == "c":  # complex: the real and imaginary parts drawn apart
-        pairs, levels = _draw(name, generator, tuple(self.shape) + (2,), sample)
-        array = pairs[..., 0] + 1j * pairs[..., 1]
-    else:
-        array, levels = _draw(name, generator, tuple(self.shape), sample)
-    return _write(self, per_example(_make_tensor(array.astype(self._data.dtype)), levels))
+    array, levels = _draw_values(name, generator, tuple(self.shape), sample, self._data.dtype)
+    return _write(self, per_example(_make_tensor(array), levels))
 
 
 def _from_to(name: str, args: tuple, kwargs: dict, defaults: tuple) -> tuple:

@@ -338,6 +338,21 @@ def is_conj(input) -> bool:
     return False
 
 
+def squared_magnitude(value):
+    """``|value|**2`` as a real value: ``value * value`` when real, ``Re(value * conj(value))``
+    when complex (differentiable everywhere, unlike ``abs(value) ** 2``).
+
+    Example:
+        >>> import unigrad as ug
+        >>> from unigrad.ops.complex_numbers import squared_magnitude
+        >>> squared_magnitude(ug.tensor([3 + 4j]))
+        tensor([25.])
+    """
+    if not _is_complex_value(value):
+        return value * value
+    return bind(real_p, value * bind(conj_physical_p, value))
+
+
 def is_complex(input) -> bool:
     """Whether ``input``'s dtype is complex.
 

@@ -347,13 +347,18 @@ def _floating_sample(name: str, kernel: str, size: tuple, generator, dtype, devi
     np_dtype = _default_dtype(dtype)
     if np_dtype.kind not in "fc":
         raise _not_implemented(kernel, np_dtype)
-    shape = _as_shape(size)
-    if np_dtype.kind == "c":
-        pairs, levels = _draw(name, generator, shape + (2,), sample)
-        array = (pairs[..., 0] + 1j * pairs[..., 1]) * part_scale
-    else:
+    array, levels = _draw_values(name, generator, _as_shape(size), sample, np_dtype, part_scale)
+    return per_example(_finish(array, None, device, requires_grad), levels)
+
+
+def _draw_values(name: str, generator, shape: tuple, sample, np_dtype, part_scale: float = 1.0):
+    """``(array, levels)`` of ``np_dtype`` drawn by ``sample`` (see ``_draw``); a complex
+    dtype gets its real and imaginary parts drawn independently, scaled by ``part_scale``."""
+    if np.dtype(np_dtype).kind != "c":
         array, levels = _draw(name, generator, shape, sample)
-    return per_example(_finish(array.astype(np_dtype), None, device, requires_grad), levels)
+        return array.astype(np_dtype), levels
+    pairs, levels = _draw(name, generator, shape + (2,), sample)
+    return ((pairs[..., 0] + 1j * pairs[..., 1]) * part_scale).astype(np_dtype), levels
 
 
 def rand(*size, generator: Generator | None = None, dtype=None, device=None,

@@ -33,6 +33,7 @@ from ..interpreters.batching import over_leading_dims
 from ..tensor import Tensor
 from ._primitive import Primitive, bind
 from ._shape_rules import dtype_of, shape_of
+from .complex_numbers import real, squared_magnitude
 from .linalg import _adjoint, _operand, matmul_p, solve_p
 from .registry import op
 
@@ -71,21 +72,6 @@ def _gaps(values):
     """``E[i, j] = values[j] - values[i]`` with ones on the diagonal (PyTorch's ``E``)."""
     size = tuple(values.shape)[-1]
     return _rows(values) - _columns(values) + _eye_like(size, values)
-
-
-def _real_part(value):
-    if value.dtype.kind == "c":
-        from .complex_numbers import real
-        return real(value)
-    return value
-
-
-def _squared_magnitude(value):
-    """``|value|**2`` (real), differentiable also for complex values."""
-    if value.dtype.kind == "c":
-        from .complex_numbers import conj
-        return _real_part(value * conj(value))
-    return value ** 2
 
 
 def _divide(numerator, denominator):
@@ -252,7 +238,7 @@ def _svd_jvp(tangents, out, a, part, full_matrices):
     k = min(m, n)
     v = _adjoint(vh)
     dp = _mm(_adjoint(u), _mm(da, v))
-    ds = _real_part(diagonal(dp, 0, -2, -1))
+    ds = real(diagonal(dp, 0, -2, -1))
     if part == "S":
         return ds
     dp = dp - diag_embed(ds)
@@ -392,7 +378,7 @@ def _eigh_jvp(tangents, out, a, part, uplo):
     dp = _mm(_adjoint(vectors), _mm(tangents[0], vectors))
     dl = diagonal(dp, 0, -2, -1)
     if part == "values":
-        return _real_part(dl)
+        return real(dl)
     return _mm(vectors, _divide(dp - diag_embed(dl), _gaps(values)))
 
 
@@ -484,7 +470,7 @@ def _real_diagonal_part(x):
     from .layout import diag_embed, diagonal
     values = diagonal(x, 0, -2, -1)
     if values.dtype.kind == "c":
-        values = cast(_real_part(values), values.dtype)
+        values = cast(real(values), values.dtype)
     return diag_embed(values)
 
 
@@ -828,7 +814,7 @@ def lstsq(A, B, rcond=None, *, driver=None) -> LstsqResult:
         # the residuals exist only when every matrix has full rank: a value-dependent shape
         if bool(np.all(values_for_shape("linalg.lstsq residuals", full) == n)):
             misfit = bind(matmul_p, A, solution) - matrix
-            residuals = sum(_squared_magnitude(misfit), -2)
+            residuals = sum(squared_magnitude(misfit), -2)
     if vector:
         solution = reshape(solution, tuple(solution.shape)[:-1])
     return LstsqResult(solution, residuals, rank, singular_values)

@@ -26,6 +26,7 @@ from ._primitive import Primitive, bind
 from ._shape_rules import elementwise_rule
 from .elementwise import (
     _unary_public,
+    _unit,
     abs,
     cast,
     clip,
@@ -554,8 +555,7 @@ def sgn(input):
         tensor([0.6000+0.8000j, 0.0000+0.0000j])
     """
     if isinstance(input, Tensor) and input._data.dtype.kind == "c":
-        magnitude = abs(input)
-        return input / where(magnitude == 0, 1.0, magnitude)
+        return _unit(input)
     return where(isnan(input), 0.0, sign(input))
 
 

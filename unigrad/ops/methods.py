@@ -158,9 +158,11 @@ def _property(fn):
     return property(fn)
 
 
-def _conjugated(tensor):
-    from .complex_numbers import conj
-    return conj(tensor)
+def _last_two_adjoint(self):
+    """``Tensor.mH`` / ``Tensor.adjoint()``: the conjugate transpose of the last two
+    dimensions."""
+    from .linalg import _adjoint
+    return _adjoint(self)
 
 
 def _matrix_transpose(self):
@@ -168,16 +170,11 @@ def _matrix_transpose(self):
     if len(self.shape) != 2:
         raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
                            f"{len(self.shape)}-D tensor.")
-    return _conjugated(shape.transpose(self, 0, 1))
+    return _last_two_adjoint(self)
 
 
 def _last_two_transposed(self):
     return shape.transpose(self, -2, -1)
-
-
-def _last_two_adjoint(self):
-    """``Tensor.mH``: the conjugate transpose of the last two dimensions."""
-    return _conjugated(shape.transpose(self, -2, -1))
 
 
 def _part(name: str):

@@ -577,7 +577,8 @@ def var(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
         count *= shape[a]
     freedom = builtins.max(count - _correction(unbiased, correction, ddof), 0.0)
     centered = input - mean(input, axis=axes, keepdims=True)
-    squares = sum(_squared_magnitude(centered), axis=axes, keepdims=keep)
+    from .complex_numbers import squared_magnitude  # (complex_numbers imports this module)
+    squares = sum(squared_magnitude(centered), axis=axes, keepdims=keep)
     if freedom == 0:
         warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the reduction factor (input numel divided by output numel).",
@@ -624,28 +625,12 @@ def logsumexp(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bo
     if builtins.any(shape[a] == 0 for a in axes):
         with np.errstate(divide="ignore"):
             return log(sum(exp(input), axis=axes, keepdims=keep))
-    # complex input: shift by the largest real part
-    shift = bind(amax_p, _stop(_real_part(input)), axes=axes, keepdims=True)
+    from .complex_numbers import real  # complex input: shift by the largest real part
+    shift = bind(amax_p, _stop(real(input)), axes=axes, keepdims=True)
     shift = where(isfinite(shift), shift, 0.0)
     with np.errstate(divide="ignore"):  # every element -inf: the result is -inf, as in PyTorch
         result = log(sum(exp(input - shift), axis=axes, keepdims=True)) + shift
     return result if keep else reshape(result, reduced_shape(shape, axes, False))
-
-
-def _real_part(value):
-    """The real part of a complex value (a real one as it is)."""
-    if getattr(value, "dtype", None) is not None and value.dtype.kind == "c":
-        from .complex_numbers import real
-        return real(value)
-    return value
-
-
-def _squared_magnitude(value):
-    """``|value|**2``: ``value * value`` for real values, ``Re(value * conj(value))`` else."""
-    if getattr(value, "dtype", None) is not None and value.dtype.kind == "c":
-        from .complex_numbers import conj, real
-        return real(value * conj(value))
-    return value * value
 
 
 def _safe_root(total, order: float):

@@ -41,7 +41,7 @@ from . import shape as _shape
 from ._dtypes import torch_dtype_name
 from ._primitive import Primitive, bind
 from ._shape_rules import dtype_of, shape_of
-from .complex_numbers import conj
+from .complex_numbers import conj, real
 
 # the public functions are spelled ug.fft.<name> (unigrad/fft.py), not ug.<name>
 __all__: list = []
@@ -85,7 +85,7 @@ def _r2c_vjp(g, out, needs, x, axes, norm):
     size = shape_of(x)[axes[-1]]
     padded = _zero_padded(g, axes[-1], size)
     full = bind(fft_c2c_p, padded, axes=axes, forward=False, norm=_DUAL[norm])
-    return (_real_part(full),)
+    return (real(full),)
 
 
 fft_r2c_p = Primitive(
@@ -126,11 +126,6 @@ fft_c2r_p = Primitive(
     "fft_c2r", _c2r_impl, _c2r_rule, kind="linear", saves="nothing", vjp=_c2r_vjp,
     backward_name="FftC2RBackward0", complex_gradient="own", batch=over_leading_dims(),
     result_memory="fresh")
-
-
-def _real_part(value):
-    from .complex_numbers import real
-    return real(value)
 
 
 def _zero_padded(value, axis: int, size: int):
