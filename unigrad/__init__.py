@@ -9,7 +9,22 @@ Example:
     (tensor(12.), tensor(4.))
 """
 
-from . import amp, autograd, backend, fft, func, graph, io, linalg, nn, ops, optim, transforms, viz
+from . import (
+    amp,
+    autograd,
+    backend,
+    data,
+    fft,
+    func,
+    graph,
+    io,
+    linalg,
+    nn,
+    ops,
+    optim,
+    transforms,
+    viz,
+)
 from .autograd import (
     enable_grad,
     inference_mode,

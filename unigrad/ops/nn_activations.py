@@ -241,3 +241,6 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     return clip(float_operand(input), min_val, max_val)
+
+
+__all__ = ["softmax", "log_softmax", "logsigmoid", "one_hot", "leaky_relu", "elu", "hardtanh"]

@@ -482,5 +482,4 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
     return sum(columns, dim=(-4, -3)) / Tensor(divisor)
 
 
-__all__ = ["conv1d", "conv2d", "unfold", "fold", "max_pool2d", "avg_pool2d", "unfold_windows",
-           "fold_windows"]
+__all__ = ["conv1d", "conv2d", "unfold", "fold", "max_pool2d", "avg_pool2d"]

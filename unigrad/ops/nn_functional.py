@@ -23,21 +23,25 @@ from ..autograd.grad_mode import no_grad
 from ..backend import namespace_of
 from ..interpreters.batching import per_example, randomness_levels
 from ..tensor import Tensor, _make_tensor
-from . import creation
+from . import (
+    creation,
+    nn_activations,
+    nn_attention,
+    nn_convolution,
+    nn_losses,
+    nn_pooling,
+    nn_resampling,
+)
 from ._dtypes import float_operand
 from .elementwise import cast, sqrt, where
 from .indexing import getitem, is_traced
 from .linalg import matmul
-from .nn_activations import elu, hardtanh, leaky_relu, log_softmax, logsigmoid, one_hot, softmax
-from .nn_convolution import avg_pool2d, conv1d, conv2d, fold, max_pool2d, unfold
-from .nn_losses import (
-    binary_cross_entropy,
-    binary_cross_entropy_with_logits,
-    cross_entropy,
-    l1_loss,
-    mse_loss,
-    nll_loss,
-)
+from .nn_activations import *  # noqa: F403
+from .nn_attention import *  # noqa: F403
+from .nn_convolution import *  # noqa: F403
+from .nn_losses import *  # noqa: F403
+from .nn_pooling import *  # noqa: F403
+from .nn_resampling import *  # noqa: F403
 from .reduce import mean
 from .registry import op
 from .shape import reshape, transpose
@@ -235,7 +239,8 @@ def embedding(input, weight, padding_idx: int | None = None, max_norm=None,
     return where(is_padding, rows.detach(), rows)
 
 
-__all__ = ["softmax", "log_softmax", "logsigmoid", "one_hot", "leaky_relu", "elu", "hardtanh",
-           "linear", "dropout", "conv1d", "conv2d", "unfold", "fold", "max_pool2d", "avg_pool2d",
-           "layer_norm", "batch_norm", "embedding", "mse_loss", "l1_loss", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "nll_loss", "cross_entropy"]
+# this module's own functions; the other nn_* families add theirs below
+_OWN = ["linear", "dropout", "layer_norm", "batch_norm", "embedding"]
+
+__all__ = (_OWN + nn_activations.__all__ + nn_convolution.__all__ + nn_pooling.__all__
+           + nn_losses.__all__ + nn_resampling.__all__ + nn_attention.__all__)

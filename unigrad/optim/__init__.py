@@ -19,7 +19,7 @@ Example:
     [0.025]
 """
 
-from . import lr_scheduler
+from . import lr_scheduler, swa_utils
 from .adam import Adam, AdamW
 from .optimizer import Optimizer
 from .sgd import SGD, Momentum

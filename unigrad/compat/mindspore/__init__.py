@@ -20,7 +20,7 @@ Example:
     Tensor(shape=[], dtype=Float32, value= 2)
 """
 
-from . import amp, dtype, nn, ops
+from . import amp, dataset, dtype, nn, ops
 from ._tensor import Parameter, ParameterTuple, Tensor
 from ._transforms import (
     GRAPH_MODE,

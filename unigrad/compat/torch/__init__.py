@@ -414,7 +414,7 @@ from unigrad.ops import (
 )
 from unigrad.tensor import Tensor
 
-from . import _out, accelerator, autograd, cuda, fft, func, nn, optim, special, testing
+from . import _out, accelerator, autograd, cuda, fft, func, nn, optim, special, testing, utils
 from .func import vmap
 from .serialization import load, save
 

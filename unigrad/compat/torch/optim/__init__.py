@@ -13,6 +13,6 @@ Example:
 
 from unigrad.optim import SGD, Adam, AdamW, Optimizer
 
-from . import lr_scheduler
+from . import lr_scheduler, swa_utils
 
 __all__ = ["Adam", "AdamW", "Optimizer", "SGD", "lr_scheduler"]

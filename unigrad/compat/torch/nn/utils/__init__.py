@@ -1,4 +1,5 @@
-"""``torch.nn.utils``: gradient clipping (:mod:`unigrad.nn.utils`'s functions).
+"""``torch.nn.utils``: :mod:`unigrad.nn.utils`'s functions and its ``rnn``, ``parametrize``
+and ``parametrizations`` submodules.
 
 Example:
     >>> import unigrad.compat.torch as torch
@@ -11,11 +12,9 @@ Example:
     tensor([0.6000, 0.8000])
 """
 
-from unigrad.nn.utils import (
-    clip_grad_norm_,
-    clip_grad_value_,
-    clip_grads_with_norm_,
-    get_total_norm,
-)
+from unigrad.nn.utils import *  # noqa: F403
+from unigrad.nn.utils import __all__ as _native_all
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm"]
+from . import parametrizations, parametrize, rnn
+
+__all__ = list(_native_all)

@@ -26,11 +26,11 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..autograd.grad_mode import no_grad
-from ..ops.elementwise import cast, clip
-from ..ops.reduce import vector_norm
-from ..ops.shape import stack
-from ..tensor import Tensor, _make_tensor
+from ...autograd.grad_mode import no_grad
+from ...ops.elementwise import cast, clip
+from ...ops.reduce import vector_norm
+from ...ops.shape import stack
+from ...tensor import Tensor, _make_tensor
 
 _FLOAT32 = np.dtype(np.float32)
 

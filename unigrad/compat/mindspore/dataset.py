@@ -1,0 +1,4 @@
+"""``mindspore.dataset``: GeneratorDataset and NumpySlicesDataset over :mod:`unigrad.data`.
+"""
+
+__all__: list[str] = []

@@ -1,0 +1,5 @@
+"""``torch.utils``: the ``data`` submodule."""
+
+from . import data
+
+__all__ = ["data"]

@@ -1,0 +1,6 @@
+"""Distance layers: CosineSimilarity, PairwiseDistance.
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []
