@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import math
 import numbers
+import types
 import warnings
 from bisect import bisect_right
 from collections import Counter
@@ -40,7 +41,9 @@ import numpy as np
 from .optimizer import Optimizer
 
 __all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR",
-           "LinearLR", "ExponentialLR", "PolynomialLR", "CosineAnnealingLR", "SequentialLR"]
+           "LinearLR", "ExponentialLR", "PolynomialLR", "CosineAnnealingLR", "SequentialLR",
+           "ChainedScheduler", "ReduceLROnPlateau", "CyclicLR", "CosineAnnealingWarmRestarts",
+           "OneCycleLR"]
 
 EPOCH_DEPRECATION_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where "
@@ -774,3 +777,606 @@ def _recursive_undo(scheduler) -> None:
             _recursive_undo(inner)
     elif hasattr(scheduler, "last_epoch"):
         scheduler.last_epoch -= 1
+
+
+_LRScheduler = LRScheduler  # PyTorch's old name, kept for existing code
+
+
+def _per_group(owner: str, name: str, optimizer: Optimizer, value) -> list:
+    """``value`` for each parameter group: a list/tuple (one per group) or one number for all."""
+    groups = len(optimizer.param_groups)
+    if isinstance(value, (list, tuple)):
+        if len(value) != groups:
+            raise ValueError(f"{name} must have the same length as optimizer.param_groups. "
+                             f"{name} has {len(value)} values, param_groups has {groups}.")
+        return [_check_real(owner, name, v) for v in value]
+    return [_check_real(owner, name, value)] * groups
+
+
+def _momentum_key(owner: str, optimizer: Optimizer) -> str:
+    """Which group entry a momentum-cycling scheduler rewrites: ``betas`` (Adam-like) or
+    ``momentum`` (SGD-like)."""
+    if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+        raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option "
+                         "enabled")
+    return "betas" if "betas" in optimizer.defaults else "momentum"
+
+
+def _set_momentum(group: dict, use_beta1: bool, value: float) -> None:
+    if use_beta1:
+        group["betas"] = (value, *group["betas"][1:])
+    else:
+        group["momentum"] = value
+
+
+def _start_momentum_cycle(owner: str, optimizer: Optimizer, base_momentum, max_momentum,
+                          last_epoch: int) -> tuple[bool, list, list]:
+    """Check and record the momentum range of a cycling scheduler; on a fresh start every
+    group begins at its ``max_momentum`` (as PyTorch's CyclicLR and OneCycleLR)."""
+    use_beta1 = _momentum_key(owner, optimizer) == "betas"
+    base_momentums = _per_group(owner, "base_momentum", optimizer, base_momentum)
+    max_momentums = _per_group(owner, "max_momentum", optimizer, max_momentum)
+    if last_epoch == -1:
+        for high, low, group in zip(max_momentums, base_momentums, optimizer.param_groups):
+            _set_momentum(group, use_beta1, high)
+            group["max_momentum"] = high
+            group["base_momentum"] = low
+    return use_beta1, base_momentums, max_momentums
+
+
+class ChainedScheduler(LRScheduler):
+    """Step several schedulers of one optimizer together: their factors multiply.
+
+    ``ChainedScheduler(schedulers, optimizer=None)``; each :meth:`step` calls
+    every scheduler's ``step()`` in order. ReduceLROnPlateau (which needs a
+    metric) cannot be chained.
+
+    Example:
+        >>> import unigrad as ug
+        >>> from unigrad.optim import SGD
+        >>> from unigrad.optim.lr_scheduler import ChainedScheduler, ConstantLR, ExponentialLR
+        >>> opt = SGD([ug.nn.Parameter(ug.ones(1))], lr=1.0)
+        >>> chain = ChainedScheduler([ConstantLR(opt, factor=0.1, total_iters=2),
+        ...                           ExponentialLR(opt, gamma=0.5)])
+        >>> lrs = []
+        >>> for _ in range(4):
+        ...     lrs.append(round(chain.get_last_lr()[0], 6))
+        ...     _ = opt([ug.zeros(1)])
+        ...     chain.step()
+        >>> lrs
+        [0.1, 0.05, 0.25, 0.125]
+    """
+
+    _NOT_STATE = ("optimizer", "_schedulers")
+
+    def __init__(self, schedulers, optimizer: Optimizer | None = None) -> None:
+        owner = type(self).__name__
+        if isinstance(schedulers, LRScheduler) or not isinstance(schedulers, (list, tuple)):
+            raise TypeError(f"{owner}: 'schedulers' must be a list of schedulers, got "
+                            f"{type(schedulers).__name__}")
+        if len(schedulers) < 1:
+            raise ValueError(f"{owner} expects at least one scheduler to be chained, but got no "
+                             "scheduler.")
+        optimizer = optimizer or schedulers[0].optimizer
+        for index, scheduler in enumerate(schedulers):
+            if not hasattr(scheduler, "optimizer"):
+                raise TypeError(f"{owner} at index {index} should have `optimizer` as its "
+                                "attribute.")
+            if isinstance(scheduler, ReduceLROnPlateau):
+                raise ValueError(f"{owner} does not support `ReduceLROnPlateau` scheduler as it "
+                                 "requires additional kwargs to be specified when calling "
+                                 f"`step`, but got one at index {index} in the given schedulers "
+                                 "sequence.")
+            if scheduler.optimizer is not optimizer:
+                raise ValueError(f"{owner} expects all schedulers to belong to the same "
+                                 f"optimizer, but got scheduler {type(scheduler).__name__} at "
+                                 f"index {index} has {scheduler.optimizer!r}, which is "
+                                 f"different from {type(optimizer).__name__}.")
+        self._schedulers = list(schedulers)
+        self.optimizer = optimizer
+        self._last_lr = self._group_lrs()
+
+    def step(self) -> None:  # type: ignore[override]
+        """Step every chained scheduler once, in order."""
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = self._group_lrs()
+
+    def state_dict(self) -> dict[str, Any]:
+        """This scheduler's attributes plus each chained scheduler's state dict."""
+        state = super().state_dict()
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Restore :meth:`state_dict`, chained schedulers included (checked first)."""
+        owner = type(self).__name__
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"{owner}.load_state_dict: expected a dict, got "
+                            f"{type(state_dict).__name__}")
+        inner = state_dict.get("_schedulers")
+        if not isinstance(inner, (list, tuple)) or len(inner) != len(self._schedulers):
+            raise ValueError(f"{owner}.load_state_dict: '_schedulers' must hold one state dict "
+                             f"per scheduler ({len(self._schedulers)})")
+        for scheduler, saved in zip(self._schedulers, inner):
+            scheduler._check_state_dict(saved)
+        self.__dict__.update({key: copy.deepcopy(value) for key, value in state_dict.items()
+                              if key not in self._NOT_STATE})
+        for scheduler, saved in zip(self._schedulers, inner):
+            scheduler.load_state_dict(saved)
+
+
+class ReduceLROnPlateau(LRScheduler):
+    """Multiply the rates by ``factor`` when a metric stops improving for ``patience`` epochs.
+
+    ``ReduceLROnPlateau(optimizer, mode='min', factor=0.1, patience=10,
+    threshold=1e-4, threshold_mode='rel', cooldown=0, min_lr=0, eps=1e-8)``;
+    call ``step(metric)`` once per epoch. ``mode='max'`` for metrics that
+    should grow; ``threshold_mode`` ``'rel'`` compares with ``best * (1 -
+    threshold)``, ``'abs'`` with ``best - threshold``; after a reduction
+    ``cooldown`` epochs pass before bad epochs count again; a reduction smaller
+    than ``eps`` is skipped; rates never go below ``min_lr`` (one per group or
+    one for all).
+
+    Example:
+        >>> import unigrad as ug
+        >>> from unigrad.optim import SGD
+        >>> from unigrad.optim.lr_scheduler import ReduceLROnPlateau
+        >>> opt = SGD([ug.nn.Parameter(ug.ones(1))], lr=1.0)
+        >>> scheduler = ReduceLROnPlateau(opt, factor=0.5, patience=1)
+        >>> for loss in [1.0, 0.9, 0.9, 0.9, 0.9, 0.9]:
+        ...     scheduler.step(loss)
+        >>> scheduler.get_last_lr(), scheduler.best
+        ([0.25], 0.9)
+    """
+
+    def __init__(self, optimizer: Optimizer, mode: str = "min", factor: float = 0.1,
+                 patience: int = 10, threshold: float = 1e-4, threshold_mode: str = "rel",
+                 cooldown: int = 0, min_lr=0, eps: float = 1e-8) -> None:
+        owner = type(self).__name__
+        factor = _check_real(owner, "factor", factor)
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        _float_lrs(owner, optimizer)
+        if isinstance(min_lr, (list, tuple)):
+            if len(min_lr) != len(optimizer.param_groups):
+                raise ValueError(f"expected {len(optimizer.param_groups)} min_lrs, got "
+                                 f"{len(min_lr)}")
+            self.default_min_lr = None
+            self.min_lrs = [_check_real(owner, "min_lr", v) for v in min_lr]
+        else:
+            self.default_min_lr = _check_real(owner, "min_lr", min_lr)
+            self.min_lrs = [self.default_min_lr] * len(optimizer.param_groups)
+        self.factor = factor
+        self.optimizer = optimizer
+        self.patience = _check_int(owner, "patience", patience, low=0)
+        self.cooldown = _check_int(owner, "cooldown", cooldown, low=0)
+        self.eps = _check_real(owner, "eps", eps)
+        self.last_epoch = 0
+        self._last_lr = self._group_lrs()
+        self._init_is_better(mode, _check_real(owner, "threshold", threshold), threshold_mode)
+        self._reset()
+
+    def _init_is_better(self, mode: str, threshold: float, threshold_mode: str) -> None:
+        if mode not in ("min", "max"):
+            raise ValueError(f"mode {mode} is unknown!")
+        if threshold_mode not in ("rel", "abs"):
+            raise ValueError(f"threshold mode {threshold_mode} is unknown!")
+        self.mode_worse = math.inf if mode == "min" else -math.inf
+        self.mode = mode
+        self.threshold = threshold
+        self.threshold_mode = threshold_mode
+
+    def _reset(self) -> None:
+        """Forget the best value, the bad-epoch count and the cooldown."""
+        self.best = self.mode_worse
+        self.cooldown_counter = 0
+        self.num_bad_epochs = 0
+
+    @property
+    def in_cooldown(self) -> bool:
+        """Whether the scheduler is still cooling down after a reduction."""
+        return self.cooldown_counter > 0
+
+    def is_better(self, a: float, best: float) -> bool:
+        """Whether metric ``a`` improves on ``best`` under ``mode`` and ``threshold``."""
+        if self.threshold_mode == "rel":
+            scale = 1.0 - self.threshold if self.mode == "min" else self.threshold + 1.0
+            return a < best * scale if self.mode == "min" else a > best * scale
+        if self.mode == "min":
+            return a < best - self.threshold
+        return a > best + self.threshold
+
+    def step(self, metrics, epoch=None) -> None:  # type: ignore[override]
+        """Record this epoch's metric and reduce the rates after ``patience`` bad epochs."""
+        try:
+            current = float(metrics)
+        except (TypeError, ValueError):
+            raise TypeError("ReduceLROnPlateau.step: 'metrics' must be a number or a one-element "
+                            f"Tensor, got {type(metrics).__name__}") from None
+        if epoch is None:
+            epoch = self.last_epoch + 1
+        else:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self.last_epoch = epoch
+        if self.is_better(current, self.best):
+            self.best = current
+            self.num_bad_epochs = 0
+        else:
+            self.num_bad_epochs += 1
+        if self.in_cooldown:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0  # bad epochs during the cooldown do not count
+        if self.num_bad_epochs > self.patience:
+            self._reduce_lr()
+            self.cooldown_counter = self.cooldown
+            self.num_bad_epochs = 0
+        self._last_lr = self._group_lrs()
+
+    def _reduce_lr(self) -> None:
+        groups = self.optimizer.param_groups
+        if len(groups) != len(self.min_lrs):
+            if self.default_min_lr is None:
+                raise RuntimeError(f"The number of param groups in the `optimizer` ({len(groups)}) "
+                                   "differs from when `ReduceLROnPlateau` was initialized "
+                                   f"({len(self.min_lrs)}), usually due to a new param group "
+                                   "being added to the optimizer. Please modify the `min_lrs` "
+                                   "field to match the length of the `optimizer` param groups.")
+            self.min_lrs = [self.default_min_lr] * len(groups)
+        for group, min_lr in zip(groups, self.min_lrs):
+            old_lr = float(group["lr"])
+            new_lr = max(old_lr * self.factor, min_lr)
+            if old_lr - new_lr > self.eps:
+                group["lr"] = new_lr
+
+    def _check_state_dict(self, state_dict) -> None:
+        owner = type(self).__name__
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"{owner}.load_state_dict: expected a dict, got "
+                            f"{type(state_dict).__name__}")
+        for key in ("mode", "threshold", "threshold_mode", "best", "last_epoch"):
+            if key not in state_dict:
+                raise ValueError(f"{owner}.load_state_dict: the state dict has no '{key}' entry")
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Restore a :meth:`state_dict` (checked first; nothing changes on an error)."""
+        self._check_state_dict(state_dict)
+        probe = copy.copy(self)
+        probe._init_is_better(state_dict["mode"], state_dict["threshold"],
+                              state_dict["threshold_mode"])
+        super().load_state_dict(state_dict)
+        self._init_is_better(self.mode, self.threshold, self.threshold_mode)
+
+
+class CyclicLR(LRScheduler):
+    """Cycle the rate between ``base_lr`` and ``max_lr`` (and momentum the other way).
+
+    ``CyclicLR(optimizer, base_lr, max_lr, step_size_up=2000,
+    step_size_down=None, mode='triangular', gamma=1.0, scale_fn=None,
+    scale_mode='cycle', cycle_momentum=True, base_momentum=0.8,
+    max_momentum=0.9, last_epoch=-1)``, stepped after every batch. Modes:
+    ``'triangular'`` (constant amplitude), ``'triangular2'`` (halved every
+    cycle), ``'exp_range'`` (scaled by ``gamma ** iteration``), or a custom
+    ``scale_fn`` of the cycle number or iteration (``scale_mode``). With
+    ``cycle_momentum`` the optimizer's ``momentum`` (or Adam's ``beta1``) moves
+    inversely between ``max_momentum`` and ``base_momentum``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> from unigrad.optim import SGD
+        >>> from unigrad.optim.lr_scheduler import CyclicLR
+        >>> opt = SGD([ug.nn.Parameter(ug.ones(1))], lr=0.1, momentum=0.9)
+        >>> scheduler = CyclicLR(opt, base_lr=0.1, max_lr=0.5, step_size_up=2)
+        >>> lrs = []
+        >>> for _ in range(5):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 6))
+        ...     _ = opt([ug.zeros(1)])
+        ...     scheduler.step()
+        >>> lrs, round(opt.param_groups[0]["momentum"], 6)
+        ([0.1, 0.3, 0.5, 0.3, 0.1], 0.85)
+    """
+
+    _NOT_STATE = ("optimizer", "_scale_fn_custom")
+
+    def __init__(self, optimizer: Optimizer, base_lr, max_lr, step_size_up: int = 2000,
+                 step_size_down: int | None = None, mode: str = "triangular", gamma: float = 1.0,
+                 scale_fn: Callable[[float], float] | None = None, scale_mode: str = "cycle",
+                 cycle_momentum: bool = True, base_momentum: float = 0.8,
+                 max_momentum: float = 0.9, last_epoch: int = -1) -> None:
+        owner = type(self).__name__
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        last_epoch = _check_int(owner, "last_epoch", last_epoch, low=-1)
+        base_lrs = _per_group(owner, "base_lr", optimizer, base_lr)
+        self.max_lrs = _per_group(owner, "max_lr", optimizer, max_lr)
+        step_size_up = float(_check_real(owner, "step_size_up", step_size_up))
+        step_size_down = (step_size_up if step_size_down is None
+                          else float(_check_real(owner, "step_size_down", step_size_down)))
+        if not step_size_up + step_size_down > 0:
+            raise ValueError(f"{owner}: step_size_up + step_size_down must be > 0, got "
+                             f"{step_size_up + step_size_down}")
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        if scale_fn is not None and not callable(scale_fn):
+            raise TypeError(f"{owner}: 'scale_fn' must be callable, got "
+                            f"{type(scale_fn).__name__}")
+        if scale_mode not in ("cycle", "iterations"):
+            raise ValueError(f"{owner}: 'scale_mode' must be 'cycle' or 'iterations', got "
+                             f"{scale_mode!r}")
+        self.total_size = step_size_up + step_size_down
+        self.step_ratio = step_size_up / self.total_size
+        self.mode = mode
+        self.gamma = _check_real(owner, "gamma", gamma)
+        self._scale_fn_custom = scale_fn
+        self.scale_mode = scale_mode
+        self._init_scale_fn()
+        self.cycle_momentum = bool(cycle_momentum)
+        if self.cycle_momentum:
+            self.use_beta1, self.base_momentums, self.max_momentums = _start_momentum_cycle(
+                owner, optimizer, base_momentum, max_momentum, last_epoch)
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, optimizer.param_groups):
+                group["lr"] = lr
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs
+
+    def _init_scale_fn(self) -> None:
+        if self._scale_fn_custom is None:  # the built-in modes fix the scale mode
+            self.scale_mode = "iterations" if self.mode == "exp_range" else "cycle"
+
+    def scale_fn(self, x: float) -> float:
+        """The amplitude factor at cycle (or iteration) ``x``."""
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == "triangular2":
+            return 1 / (2.0 ** (x - 1))
+        if self.mode == "exp_range":
+            return self.gamma ** x
+        return 1.0
+
+    def get_lr(self) -> list[float]:
+        """The rates (and, with cycle_momentum, the momenta it writes) at ``last_epoch``."""
+        self._warn_if_outside_step()
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle
+        if x <= self.step_ratio:
+            scale_factor = x / self.step_ratio
+        else:
+            scale_factor = (x - 1) / (self.step_ratio - 1)
+        scale = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
+        lrs = [base_lr + (max_lr - base_lr) * scale_factor * scale
+               for base_lr, max_lr in zip(self.base_lrs, self.max_lrs)]
+        if self.cycle_momentum:
+            for group, low, high in zip(self.optimizer.param_groups, self.base_momentums,
+                                        self.max_momentums):
+                _set_momentum(group, self.use_beta1, high - (high - low) * scale_factor * scale)
+        return lrs
+
+    def state_dict(self) -> dict[str, Any]:
+        """The state; a plain ``scale_fn`` saves as None, a callable object as its dict."""
+        state = super().state_dict()
+        custom = self._scale_fn_custom
+        state["_scale_fn_custom"] = (copy.deepcopy(custom.__dict__) if custom is not None and
+                                     not isinstance(custom, types.FunctionType) else None)
+        return state
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Restore a :meth:`state_dict` (a saved scale_fn object's dict is loaded back)."""
+        self._check_state_dict(state_dict)
+        saved_fn = state_dict.get("_scale_fn_custom")
+        super().load_state_dict(state_dict)
+        if saved_fn is not None and self._scale_fn_custom is not None:
+            self._scale_fn_custom.__dict__.update(saved_fn)
+        self._init_scale_fn()
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing restarted every ``T_i`` epochs, with ``T_i`` growing by ``T_mult``.
+
+    ``CosineAnnealingWarmRestarts(optimizer, T_0, T_mult=1, eta_min=0.0,
+    last_epoch=-1)``. ``step(epoch)`` accepts a fractional epoch (``epoch +
+    batch / batches``), as in PyTorch, for per-batch annealing.
+
+    Example:
+        >>> import unigrad as ug
+        >>> from unigrad.optim import SGD
+        >>> from unigrad.optim.lr_scheduler import CosineAnnealingWarmRestarts
+        >>> opt = SGD([ug.nn.Parameter(ug.ones(1))], lr=1.0)
+        >>> scheduler = CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=2)
+        >>> lrs = []
+        >>> for _ in range(7):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 4))
+        ...     _ = opt([ug.zeros(1)])
+        ...     scheduler.step()
+        >>> lrs
+        [1.0, 0.5, 1.0, 0.8536, 0.5, 0.1464, 1.0]
+    """
+
+    def __init__(self, optimizer: Optimizer, T_0: int, T_mult: int = 1,  # noqa: N803
+                 eta_min: float = 0.0, last_epoch: int = -1) -> None:
+        if not _is_int(T_0) or T_0 <= 0:
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if not _is_int(T_mult) or T_mult < 1:
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if isinstance(eta_min, bool) or not isinstance(eta_min, (float, int)):
+            raise ValueError(f"Expected float or int eta_min, but got {eta_min} of type "
+                             f"{type(eta_min)}")
+        self.T_0 = self.T_i = T_0
+        self.T_mult = T_mult
+        self.eta_min = eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        """``eta_min + (base - eta_min) * (1 + cos(pi * T_cur / T_i)) / 2`` per group."""
+        self._warn_if_outside_step()
+        return [self.eta_min + (base_lr - self.eta_min)
+                * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
+                for base_lr in self.base_lrs]
+
+    def step(self, epoch: float | None = None) -> None:
+        """Advance one epoch, or jump to (possibly fractional) ``epoch``.
+
+        As in PyTorch, this step neither counts calls nor warns about the order
+        of ``optimizer.step()`` and ``scheduler.step()``.
+        """
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur = self.T_cur + 1
+            if self.T_cur >= self.T_i:
+                self.T_cur = self.T_cur % self.T_i
+                self.T_i = self.T_i * self.T_mult
+        else:
+            epoch = _check_real(type(self).__name__, "epoch", epoch)
+            if epoch < 0:
+                raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+            if epoch >= self.T_0:
+                if self.T_mult == 1:
+                    self.T_cur = epoch % self.T_0
+                else:
+                    cycles = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
+                    self.T_cur = epoch - self.T_0 * (self.T_mult ** cycles - 1) / (self.T_mult - 1)
+                    self.T_i = self.T_0 * self.T_mult ** cycles
+            else:
+                self.T_i = self.T_0
+                self.T_cur = epoch
+        self.last_epoch = math.floor(epoch)
+        _float_lrs(type(self).__name__, self.optimizer)
+        self._get_lr_called_within_step = True
+        try:
+            values = self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
+        for group, lr in zip(self.optimizer.param_groups, values):
+            group["lr"] = lr
+        self._last_lr = self._group_lrs()
+
+
+class OneCycleLR(LRScheduler):
+    """The 1cycle policy: warm up to ``max_lr``, then anneal far below the start.
+
+    ``OneCycleLR(optimizer, max_lr, total_steps=None, epochs=None,
+    steps_per_epoch=None, pct_start=0.3, anneal_strategy='cos',
+    cycle_momentum=True, base_momentum=0.85, max_momentum=0.95,
+    div_factor=25.0, final_div_factor=1e4, three_phase=False, last_epoch=-1)``,
+    stepped after every batch, ``total_steps`` (or ``epochs *
+    steps_per_epoch``) times at most. Starts at ``max_lr / div_factor``, ends
+    at that divided by ``final_div_factor``; momentum (or Adam's ``beta1``)
+    moves the other way between ``max_momentum`` and ``base_momentum``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> from unigrad.optim import SGD
+        >>> from unigrad.optim.lr_scheduler import OneCycleLR
+        >>> opt = SGD([ug.nn.Parameter(ug.ones(1))], lr=0.1, momentum=0.9)
+        >>> scheduler = OneCycleLR(opt, max_lr=1.0, total_steps=5, anneal_strategy="linear",
+        ...                        div_factor=10.0, final_div_factor=10.0)
+        >>> lrs = []
+        >>> for _ in range(4):
+        ...     lrs.append(round(scheduler.get_last_lr()[0], 4))
+        ...     _ = opt([ug.zeros(1)])
+        ...     scheduler.step()
+        >>> lrs.append(round(scheduler.get_last_lr()[0], 4))
+        >>> lrs  # step 0 starts at max_lr / div_factor, step 4 ends at that / final_div_factor
+        [0.1, 0.8586, 0.5757, 0.2929, 0.01]
+        >>> scheduler.step()  # one step past the end is allowed, as in PyTorch
+        >>> scheduler.step()
+        Traceback (most recent call last):
+        ...
+        ValueError: Tried to step 6 times. The specified number of total steps is 5
+    """
+
+    def __init__(self, optimizer: Optimizer, max_lr, total_steps: int | None = None,
+                 epochs: int | None = None, steps_per_epoch: int | None = None,
+                 pct_start: float = 0.3, anneal_strategy: str = "cos",
+                 cycle_momentum: bool = True, base_momentum=0.85, max_momentum=0.95,
+                 div_factor: float = 25.0, final_div_factor: float = 1e4,
+                 three_phase: bool = False, last_epoch: int = -1) -> None:
+        owner = type(self).__name__
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        last_epoch = _check_int(owner, "last_epoch", last_epoch, low=-1)
+        if total_steps is not None:
+            if not _is_int(total_steps) or total_steps <= 0:
+                raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
+            self.total_steps = int(total_steps)
+        elif epochs is not None and steps_per_epoch is not None:
+            if not _is_int(epochs) or epochs <= 0:
+                raise ValueError(f"Expected positive integer epochs, but got {epochs}")
+            if not _is_int(steps_per_epoch) or steps_per_epoch <= 0:
+                raise ValueError(f"Expected positive integer steps_per_epoch, but got "
+                                 f"{steps_per_epoch}")
+            self.total_steps = int(epochs) * int(steps_per_epoch)
+        else:
+            raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
+        if not isinstance(pct_start, float) or pct_start < 0 or pct_start > 1:
+            raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
+        if anneal_strategy not in ("cos", "linear"):
+            raise ValueError("anneal_strategy must be one of 'cos' or 'linear', instead got "
+                             f"{anneal_strategy}")
+        self._anneal_func_type = anneal_strategy
+        self._schedule_phases = self._phases(pct_start, bool(three_phase))
+        div_factor = _check_real(owner, "div_factor", div_factor)
+        final_div_factor = _check_real(owner, "final_div_factor", final_div_factor)
+        max_lrs = _per_group(owner, "max_lr", optimizer, max_lr)
+        self.cycle_momentum = bool(cycle_momentum)
+        if self.cycle_momentum:
+            self.use_beta1 = _start_momentum_cycle(owner, optimizer, base_momentum, max_momentum,
+                                                   last_epoch)[0]
+        if last_epoch == -1:
+            for high, group in zip(max_lrs, optimizer.param_groups):
+                group["initial_lr"] = high / div_factor
+                group["max_lr"] = high
+                group["min_lr"] = group["initial_lr"] / final_div_factor
+        super().__init__(optimizer, last_epoch)
+
+    def _phases(self, pct_start: float, three_phase: bool) -> list[dict]:
+        """The schedule's phases: their last step and the group entries they move between."""
+        warm_end = float(pct_start * self.total_steps) - 1
+        last = self.total_steps - 1
+        if three_phase:
+            return [_phase(warm_end, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                    _phase(float(2 * pct_start * self.total_steps) - 2, "max_lr", "initial_lr",
+                           "base_momentum", "max_momentum"),
+                    _phase(last, "initial_lr", "min_lr", "max_momentum", "max_momentum")]
+        return [_phase(warm_end, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                _phase(last, "max_lr", "min_lr", "base_momentum", "max_momentum")]
+
+    def _anneal(self, start: float, end: float, fraction: float) -> float:
+        if self._anneal_func_type == "cos":
+            return end + (start - end) / 2.0 * (math.cos(math.pi * fraction) + 1)
+        return (end - start) * fraction + start
+
+    def get_lr(self) -> list[float]:
+        """The rates (and momenta it writes) at step ``last_epoch`` of the cycle."""
+        self._warn_if_outside_step()
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(f"Tried to step {step} times. The specified number of total steps "
+                             f"is {self.total_steps}")
+        lrs = []
+        for group in self.optimizer.param_groups:
+            start_step = 0.0
+            for index, phase in enumerate(self._schedule_phases):
+                end_step = phase["end_step"]
+                if step <= end_step or index == len(self._schedule_phases) - 1:
+                    fraction = (step - start_step) / (end_step - start_step)
+                    lrs.append(self._anneal(group[phase["start_lr"]], group[phase["end_lr"]],
+                                            fraction))
+                    if self.cycle_momentum:
+                        _set_momentum(group, self.use_beta1,
+                                      self._anneal(group[phase["start_momentum"]],
+                                                   group[phase["end_momentum"]], fraction))
+                    break
+                start_step = phase["end_step"]
+        return lrs
+
+
+def _phase(end_step: float, start_lr: str, end_lr: str, start_momentum: str,
+           end_momentum: str) -> dict:
+    return {"end_step": end_step, "start_lr": start_lr, "end_lr": end_lr,
+            "start_momentum": start_momentum, "end_momentum": end_momentum}

@@ -10,20 +10,8 @@ Example:
     [0.5]
 """
 
-from unigrad.optim.lr_scheduler import (
-    ConstantLR,
-    CosineAnnealingLR,
-    ExponentialLR,
-    LambdaLR,
-    LinearLR,
-    LRScheduler,
-    MultiplicativeLR,
-    MultiStepLR,
-    PolynomialLR,
-    SequentialLR,
-    StepLR,
-)
+from unigrad.optim.lr_scheduler import *  # noqa: F403
+from unigrad.optim.lr_scheduler import __all__ as _native_all
+from unigrad.optim.lr_scheduler import _LRScheduler  # noqa: F401 - PyTorch's old name
 
-__all__ = ["ConstantLR", "CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR",
-           "LinearLR", "MultiStepLR", "MultiplicativeLR", "PolynomialLR", "SequentialLR",
-           "StepLR"]
+__all__ = list(_native_all)
