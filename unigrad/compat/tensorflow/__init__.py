@@ -85,6 +85,7 @@ from ._v1 import (
     variables_initializer,
 )
 from ._views_copies import broadcast_dynamic_shape, broadcast_static_shape, unravel_index
+from .data import TensorSpec
 from .dtypes import (  # TensorFlow's dtype names, spelled once in tf.dtypes
     bool,  # noqa: A004
     complex64,
