@@ -191,7 +191,7 @@ OPS = [
     OpSpec("pad_modes", ug.pad, numpy_pad, samples(
         ("reflect", (2, 4), ((2, 3),), {"mode": "reflect"}),
         ("reflect_2d", (2, 3, 4), ((1, 2, 2, 1),), {"mode": "reflect"}),
-        ("replicate", (2, 3), ((2, 1, 0, 3),), {"mode": "replicate"}),
+        ("replicate", (1, 2, 3), ((2, 1, 0, 3),), {"mode": "replicate"}),
         ("circular", (2, 4), ((1, 3),), {"mode": "circular"}))),
     OpSpec("tril", ug.tril, lambda x, diagonal=0: np.tril(x, diagonal), samples(
         ("square", (3, 3), (), {}),

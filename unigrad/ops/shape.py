@@ -875,6 +875,14 @@ def pad(input, pad, mode: str = "constant", value=None):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if mode != "constant" and value:
         raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    if mode != "constant" and (len(pad) > 6 or len(shape) not in (len(pad) // 2 + 1,
+                                                                  len(pad) // 2 + 2)):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {len(shape)}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     widths = [(0, 0)] * len(shape)
     for i in range(len(pad) // 2):
         widths[len(shape) - 1 - i] = (pad[2 * i], pad[2 * i + 1])
