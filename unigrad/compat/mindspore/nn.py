@@ -30,8 +30,11 @@ Example:
 
 from __future__ import annotations
 
+import numpy as np
+
 from ... import nn as _ugnn
 from ... import optim as _optim
+from ...optim.optimizer import check_bool, check_number, step_tensor
 from ._tensor import Parameter, ParameterTuple, to_ms
 from .dtype import float32
 
@@ -40,7 +43,8 @@ __all__ = ["Cell", "Dense", "SequentialCell", "CellList", "ReLU", "Tanh", "Sigmo
            "L1Loss", "SmoothL1Loss", "SoftmaxCrossEntropyWithLogits", "CrossEntropyLoss",
            "BCEWithLogitsLoss", "WithLossCell", "TrainOneStepCell",
            "TrainOneStepWithLossScaleCell", "DynamicLossScaleUpdateCell",
-           "FixedLossScaleUpdateCell", "Optimizer", "SGD", "Momentum", "Adam", "Parameter",
+           "FixedLossScaleUpdateCell", "Optimizer", "SGD", "Momentum", "Adam", "AdamWeightDecay",
+           "RMSProp", "Adagrad", "Adadelta", "AdaMax", "ASGD", "Rprop", "Parameter",
            "ParameterTuple"]
 
 
@@ -299,9 +303,33 @@ Optimizer = _optim.Optimizer
 Momentum = _optim.Momentum
 
 
-class SGD(_optim.SGD):
+def _float32_values(values: tuple) -> tuple:
+    """``values`` rounded to float32: MindSpore keeps ``beta1``/``beta2`` in float32 tensors,
+    so ``1 - beta2`` is that of the float32 number."""
+    return tuple(float(np.float32(value)) for value in values)
+
+
+class _MindSporeRule:
+    """MindSpore's order of work, mixed into a native optimizer: ``weight_decay * param`` is
+    added to each gradient first (with a flat parameter list, not to Parameters named
+    ``beta``/``gamma``), then the update rule runs without weight decay of its own."""
+
+    def _update_group(self, group: dict, params: list, grads: list, lr: float) -> None:
+        decay = float(group.get("weight_decay", 0.0))
+        if decay != 0:
+            grads = [grad.add(param, alpha=decay) if _optim.Momentum._decays(self, param)
+                     else grad for param, grad in zip(params, grads)]
+        self._rule({**group, "weight_decay": 0.0}, params, grads, lr)
+
+    def _rule(self, group: dict, params: list, grads: list, lr: float) -> None:
+        """The update rule after weight decay: the native one unless overridden."""
+        super()._update_group(group, params, grads, lr)
+
+
+class SGD(_MindSporeRule, _optim.SGD):
     """``nn.SGD(params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0,
-    nesterov=False, loss_scale=1.0)``.
+    nesterov=False, loss_scale=1.0)``: PyTorch's rule, with MindSpore's weight decay
+    (added to the gradients, not to Parameters named ``beta``/``gamma`` in a flat list).
 
     Example:
         >>> import unigrad.compat.mindspore as ms
@@ -323,10 +351,30 @@ class SGD(_optim.SGD):
                          learning_rate=learning_rate, loss_scale=loss_scale)
 
 
-class Adam(_optim.Adam):
+class Adam(_MindSporeRule, _optim.Adam):
     """``nn.Adam(params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
     use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0,
-    use_amsgrad=False)``; ``use_nesterov=True`` is not supported (ValueError)."""
+    use_amsgrad=False)``; ``use_nesterov=True`` is not supported (ValueError).
+
+    MindSpore's rule adds ``eps`` to ``sqrt(v)`` before the bias correction::
+
+        m = beta1 * m + (1 - beta1) * g;  v = beta2 * v + (1 - beta2) * g * g
+        param -= lr * sqrt(1 - beta2**t) / (1 - beta1**t) * m / (sqrt(v) + eps)
+
+    (with ``use_amsgrad``, ``v`` is the running maximum of ``v``). It runs
+    eagerly only (not inside ``ug.jit``).
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> from unigrad.compat.mindspore import nn
+        >>> w = ms.Parameter(ms.Tensor([1.0]), name="w")
+        >>> nn.Adam([w], learning_rate=0.1, eps=1.0)((ms.Tensor([2.0]),))
+        True
+        >>> print(w.asnumpy())  # 1 - 0.1 * sqrt(0.001) / 0.1 * 0.2 / (sqrt(0.004) + 1)
+        [0.9940517]
+    """
+
+    _supports_graph = False
 
     def __init__(self, params, learning_rate=1e-3, beta1: float = 0.9, beta2: float = 0.999,
                  eps: float = 1e-8, use_locking: bool = False, use_nesterov: bool = False,
@@ -337,3 +385,236 @@ class Adam(_optim.Adam):
         super().__init__(params, eps=eps, weight_decay=weight_decay, learning_rate=learning_rate,
                          beta1=beta1, beta2=beta2, use_amsgrad=use_amsgrad,
                          loss_scale=loss_scale)
+
+    def _rule(self, group: dict, params: list, grads: list, lr: float) -> None:
+        # eps / sqrt(1 - beta2**t) inside PyTorch's bias-corrected denominator is MindSpore's
+        betas = _float32_values(group["betas"])
+        for param, grad in zip(params, grads):
+            step = float(self.state[param]["step"].item()) + 1 if self.state[param] else 1.0
+            eps = float(group["eps"]) / (1.0 - betas[1] ** step) ** 0.5
+            super()._rule({**group, "eps": eps, "betas": betas}, [param], [grad], lr)
+
+
+class AdamWeightDecay(_optim.Adam):
+    """``nn.AdamWeightDecay(params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-6,
+    weight_decay=0.0)``: Adam without bias correction, the decay added to the update::
+
+        m = beta1 * m + (1 - beta1) * g;  v = beta2 * v + (1 - beta2) * g * g
+        param -= lr * (m / (sqrt(v) + eps) + weight_decay * param)
+
+    (no decay for Parameters named ``beta``/``gamma`` given in a flat list).
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> from unigrad.compat.mindspore import nn
+        >>> w = ms.Parameter(ms.Tensor([1.0]), name="w")
+        >>> nn.AdamWeightDecay([w], learning_rate=0.1, weight_decay=0.5)((ms.Tensor([2.0]),))
+        True
+        >>> print(w.asnumpy())  # 1 - 0.1 * (0.2 / (sqrt(0.004) + 1e-6) + 0.5)
+        [0.6337751]
+    """
+
+    def __init__(self, params, learning_rate=1e-3, beta1: float = 0.9, beta2: float = 0.999,
+                 eps: float = 1e-6, weight_decay: float = 0.0):
+        super().__init__(params, eps=eps, weight_decay=weight_decay, learning_rate=learning_rate,
+                         beta1=beta1, beta2=beta2)
+
+    def _update_group(self, group: dict, params: list, grads: list, lr: float) -> None:
+        beta1, beta2 = _float32_values(group["betas"])
+        decay = float(group["weight_decay"])
+        for param, grad in zip(params, grads):
+            state = self.state[param]
+            if not state:
+                state["step"] = step_tensor()
+                state["exp_avg"] = self._new_state(param)
+                state["exp_avg_sq"] = self._new_state(param)
+            state["step"].add_(1.0)
+            exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+            exp_avg.lerp_(grad, 1.0 - beta1)
+            exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1.0 - beta2)
+            update = exp_avg / (exp_avg_sq.sqrt() + float(group["eps"]))
+            if decay != 0 and _optim.Momentum._decays(self, param):
+                update = update.add(param, alpha=decay)
+            param.sub_(update, alpha=lr)
+
+
+class RMSProp(_MindSporeRule, _optim.RMSprop):
+    """``nn.RMSProp(params, learning_rate=0.1, decay=0.9, momentum=0.0, epsilon=1e-10,
+    use_locking=False, centered=False, loss_scale=1.0, weight_decay=0.0)``.
+
+    MindSpore's rule: the mean square starts at one, ``epsilon`` is inside the
+    square root and the rate inside the momentum buffer::
+
+        s = decay * s + (1 - decay) * g * g
+        mg = decay * mg + (1 - decay) * g                  # centered
+        mom = momentum * mom + lr * g / sqrt(s - mg * mg + epsilon)
+        param -= mom
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> from unigrad.compat.mindspore import nn
+        >>> w = ms.Parameter(ms.Tensor([1.0]), name="w")
+        >>> nn.RMSProp([w], learning_rate=0.1, decay=0.5)((ms.Tensor([2.0]),))
+        True
+        >>> print(w.asnumpy())  # 1 - 0.1 * 2 / sqrt(0.5 + 0.5 * 4)
+        [0.87350893]
+    """
+
+    def __init__(self, params, learning_rate=0.1, decay: float = 0.9, momentum: float = 0.0,
+                 epsilon: float = 1e-10, use_locking: bool = False, centered: bool = False,
+                 loss_scale: float = 1.0, weight_decay: float = 0.0):
+        super().__init__(params, alpha=decay, eps=epsilon, weight_decay=weight_decay,
+                         momentum=momentum, centered=centered, learning_rate=learning_rate,
+                         loss_scale=loss_scale)
+
+    def _rule(self, group: dict, params: list, grads: list, lr: float) -> None:
+        decay = float(group["alpha"])
+        for param, grad in zip(params, grads):
+            state = self.state[param]
+            if not state:
+                state["step"] = step_tensor()
+                state["square_avg"] = self._new_state(param).fill_(1.0)
+                state["momentum_buffer"] = self._new_state(param)
+                if group["centered"]:
+                    state["grad_avg"] = self._new_state(param)
+            state["step"].add_(1.0)
+            square_avg = state["square_avg"].mul_(decay).addcmul_(grad, grad, value=1.0 - decay)
+            if group["centered"]:
+                grad_avg = state["grad_avg"].lerp_(grad, 1.0 - decay)
+                square_avg = square_avg.addcmul(grad_avg, grad_avg, value=-1.0)
+            denominator = square_avg.add(float(group["eps"])).sqrt_()
+            buffer = state["momentum_buffer"].mul_(float(group["momentum"]))
+            buffer.addcdiv_(grad, denominator, value=lr)
+            param.sub_(buffer)
+
+
+class Adagrad(_MindSporeRule, _optim.Adagrad):
+    """``nn.Adagrad(params, accum=0.1, learning_rate=0.001, update_slots=True,
+    loss_scale=1.0, weight_decay=0.0)``: ``accum`` (the initial accumulator) grows by
+    ``g * g`` unless ``update_slots=False``; ``param -= lr * g / sqrt(accum)``.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> from unigrad.compat.mindspore import nn
+        >>> w = ms.Parameter(ms.Tensor([1.0]), name="w")
+        >>> nn.Adagrad([w], accum=5.0, learning_rate=0.1)((ms.Tensor([2.0]),))
+        True
+        >>> print(w.asnumpy())  # 1 - 0.1 * 2 / sqrt(5 + 4)
+        [0.93333334]
+    """
+
+    def __init__(self, params, accum: float = 0.1, learning_rate=0.001,
+                 update_slots: bool = True, loss_scale: float = 1.0,
+                 weight_decay: float = 0.0):
+        self.update_slots = check_bool("Adagrad", "update_slots", update_slots)
+        super().__init__(params, weight_decay=weight_decay, initial_accumulator_value=accum,
+                         eps=0.0, learning_rate=learning_rate, loss_scale=loss_scale)
+
+    def _rule(self, group: dict, params: list, grads: list, lr: float) -> None:
+        if self.update_slots:
+            super()._rule(group, params, grads, lr)
+            return
+        for param, grad in zip(params, grads):  # the accumulator stays as it is
+            self.state[param]["step"].add_(1.0)
+            param.addcdiv_(grad, self.state[param]["sum"].sqrt(), value=-lr)
+
+
+class Adadelta(_MindSporeRule, _optim.Adadelta):
+    """``nn.Adadelta(params, learning_rate=1.0, rho=0.9, epsilon=1e-6, loss_scale=1.0,
+    weight_decay=0.0)``: the Adadelta rule (PyTorch's, which is MindSpore's).
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> from unigrad.compat.mindspore import nn
+        >>> w = ms.Parameter(ms.Tensor([1.0]), name="w")
+        >>> nn.Adadelta([w], rho=0.5, epsilon=0.01)((ms.Tensor([2.0]),))
+        True
+        >>> print(w.asnumpy())  # 1 - sqrt(0.01) / sqrt(0.5 * 4 + 0.01) * 2
+        [0.8589309]
+    """
+
+    def __init__(self, params, learning_rate=1.0, rho: float = 0.9, epsilon: float = 1e-6,
+                 loss_scale: float = 1.0, weight_decay: float = 0.0):
+        super().__init__(params, rho=rho, eps=epsilon, weight_decay=weight_decay,
+                         learning_rate=learning_rate, loss_scale=loss_scale)
+
+
+class AdaMax(_MindSporeRule, _optim.Adamax):
+    """``nn.AdaMax(params, learning_rate=0.001, beta1=0.9, beta2=0.999, eps=1e-8,
+    weight_decay=0.0, loss_scale=1.0)``. MindSpore adds ``eps`` after the maximum::
+
+        m = beta1 * m + (1 - beta1) * g;  u = max(beta2 * u, |g|)
+        param -= lr / (1 - beta1**t) * m / (u + eps)
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> from unigrad.compat.mindspore import nn
+        >>> w = ms.Parameter(ms.Tensor([1.0]), name="w")
+        >>> nn.AdaMax([w], learning_rate=0.1, eps=1.0)((ms.Tensor([2.0]),))
+        True
+        >>> print(w.asnumpy())  # 1 - 0.1 * 2 / (2 + 1)
+        [0.93333334]
+    """
+
+    def __init__(self, params, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
+                 eps: float = 1e-8, weight_decay: float = 0.0, loss_scale: float = 1.0):
+        super().__init__(params, betas=(beta1, beta2), eps=eps, weight_decay=weight_decay,
+                         learning_rate=learning_rate, loss_scale=loss_scale)
+
+    def _rule(self, group: dict, params: list, grads: list, lr: float) -> None:
+        beta1, beta2 = (float(b) for b in group["betas"])
+        for param, grad in zip(params, grads):
+            state = self.state[param]
+            if not state:
+                state["step"] = step_tensor()
+                state["exp_avg"] = self._new_state(param)
+                state["exp_inf"] = self._new_state(param)
+            step = self._counted(state["step"])
+            state["exp_avg"].lerp_(grad, 1.0 - beta1)
+            state["exp_inf"].mul_(beta2).maximum_(grad.abs())
+            self._add_ratio(param, state["exp_avg"], state["exp_inf"] + float(group["eps"]),
+                            -(lr / (1.0 - beta1 ** step)))
+
+
+class ASGD(_MindSporeRule, _optim.ASGD):
+    """``nn.ASGD(params, learning_rate=0.1, lambd=1e-4, alpha=0.75, t0=1e6,
+    weight_decay=0.0)``: averaged SGD (PyTorch's rule, which is MindSpore's).
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> from unigrad.compat.mindspore import nn
+        >>> w = ms.Parameter(ms.Tensor([1.0]), name="w")
+        >>> nn.ASGD([w], learning_rate=0.1, lambd=0.0)((ms.Tensor([2.0]),))
+        True
+        >>> print(w.asnumpy())
+        [0.8]
+    """
+
+    def __init__(self, params, learning_rate=0.1, lambd: float = 1e-4, alpha: float = 0.75,
+                 t0: float = 1e6, weight_decay: float = 0.0):
+        super().__init__(params, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay,
+                         learning_rate=learning_rate)
+
+
+class Rprop(_MindSporeRule, _optim.Rprop):
+    """``nn.Rprop(params, learning_rate=0.1, etas=(0.5, 1.2), step_sizes=(1e-6, 50.0),
+    weight_decay=0.0)``: resilient backpropagation (PyTorch's rule, which is MindSpore's).
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> from unigrad.compat.mindspore import nn
+        >>> w = ms.Parameter(ms.Tensor([1.0]), name="w")
+        >>> nn.Rprop([w], learning_rate=0.1)((ms.Tensor([2.0]),))
+        True
+        >>> print(w.asnumpy())
+        [0.9]
+    """
+
+    def __init__(self, params, learning_rate=0.1, etas: tuple = (0.5, 1.2),
+                 step_sizes: tuple = (1e-6, 50.0), weight_decay: float = 0.0):
+        super().__init__(params, etas=etas, step_sizes=step_sizes, learning_rate=learning_rate)
+        decay = check_number("Rprop", "weight_decay", weight_decay,
+                             "Invalid weight_decay value: {}")
+        self.defaults["weight_decay"] = decay
+        for group in self.param_groups:
+            group.setdefault("weight_decay", decay)
