@@ -1,9 +1,10 @@
-"""Sliding windows (unfold/fold primitives) and the convolutions and pools built on them.
+"""Sliding windows (unfold/fold primitives) and the convolutions built on them.
 
 ``unfold_windows`` is im2col: one strided view of the (padded) input, copied
 once, with the kernel offsets as axes; ``fold_windows`` (col2im) scatter-adds
 windows back, looping over kernel offsets only. Each is the other's vjp, so a
-convolution (unfold + one matmul) and a pool (unfold + a reduction) are
+convolution (unfold + one matmul), a transposed convolution (one matmul +
+fold) and a pool (unfold + a reduction, :mod:`unigrad.ops.nn_pooling`) are
 composites differentiable to any order.
 
 Example:
@@ -25,14 +26,11 @@ import numpy as np
 from .. import _state
 from ..backend import namespace_of
 from ..interpreters.batching import over_leading_dims
-from ..tensor import Tensor
-from ._dtypes import float_operand
 from ._primitive import Primitive, bind
 from ._shape_rules import dtype_of, shape_of
 from .linalg import matmul
-from .reduce import amax, mean, sum
 from .registry import op
-from .shape import reshape, transpose_axes
+from .shape import pad, reshape, transpose_axes
 
 _local = _state.local
 
@@ -305,6 +303,181 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: in
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
+@op(autocast="lower")
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
+    """3-D convolution over ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)`` input.
+
+    ``weight`` is ``(C_out, C_in / groups, kD, kH, kW)``; arguments as in :func:`conv2d`.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.conv3d(ug.ones((1, 1, 3, 3, 3)), ug.ones((2, 1, 2, 2, 2))).shape
+        (1, 2, 2, 2, 2)
+    """
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
+
+
+def _transposed_geometry(input_shape: tuple, weight_shape: tuple, stride, padding,
+                         output_padding, dilation, rank: int, name: str) -> tuple:
+    """Checked ``stride, padding, output_padding, dilation`` tuples and the output size."""
+    stride = _tuple_argument(stride, rank, "stride")
+    padding = _tuple_argument(padding, rank, "padding")
+    output_padding = _tuple_argument(output_padding, rank, "output_padding")
+    dilation = _tuple_argument(dilation, rank, "dilation")
+    _validate_reduction_free(stride, dilation, padding)
+    if any(p < 0 for p in output_padding):
+        raise RuntimeError(f"{name}: negative output_padding is not supported")
+    if any(o >= s and o >= d for o, s, d in zip(output_padding, stride, dilation)):
+        raise RuntimeError(f"{name}: output padding must be smaller than either stride or "
+                           f"dilation, but got output_padding={list(output_padding)}, "
+                           f"stride={list(stride)} and dilation={list(dilation)}")
+    sizes = tuple((n - 1) * s - 2 * p + d * (k - 1) + o + 1 for n, k, s, p, o, d in zip(
+        input_shape[-rank:], weight_shape[2:], stride, padding, output_padding, dilation))
+    if any(size <= 0 for size in sizes):
+        raise RuntimeError(f"{name}: given input size per channel: "
+                           f"({_size_text(input_shape[-rank:])}). Calculated output size per "
+                           f"channel: ({_size_text(sizes)}). Output size is too small")
+    return stride, padding, output_padding, dilation, sizes
+
+
+def _check_transposed_operands(input_shape: tuple, weight_shape: tuple, bias, groups,
+                               rank: int, name: str) -> None:
+    if len(input_shape) not in (rank + 1, rank + 2):
+        raise RuntimeError(f"Expected {rank + 1}D (unbatched) or {rank + 2}D (batched) input to "
+                           f"{name}, but got input of size: {list(input_shape)}")
+    if len(weight_shape) != rank + 2:
+        raise RuntimeError(f"{name}: expected weight to be {rank + 2}-dimensional (in_channels, "
+                           f"out_channels / groups, *kernel_size), but got weight of size "
+                           f"{list(weight_shape)}")
+    if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) or groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    channels = input_shape[-rank - 1]
+    if weight_shape[0] != channels or channels % groups:
+        raise RuntimeError(f"Given transposed=1, weight of size {list(weight_shape)}, expected "
+                           f"input{list(input_shape)} to have {weight_shape[0]} channels (a "
+                           f"multiple of groups={groups}), but got {channels} channels instead")
+    out_channels = weight_shape[1] * groups
+    if bias is not None and tuple(bias.shape) != (out_channels,):
+        raise RuntimeError(f"Given transposed=1, weight of size {list(weight_shape)}, expected "
+                           f"bias to be 1-dimensional with {out_channels} elements, but got bias "
+                           f"of size {list(bias.shape)} instead")
+
+
+def _transposed_convolution(input, weight, bias, stride, padding, output_padding, groups,
+                            dilation, rank: int, name: str):
+    """The vjp of convolution w.r.t. its input: one grouped matmul, then ``fold_windows``."""
+    input_shape, weight_shape = tuple(input.shape), tuple(weight.shape)
+    _check_transposed_operands(input_shape, weight_shape, bias, groups, rank, name)
+    stride, padding, output_padding, dilation, sizes = _transposed_geometry(
+        input_shape, weight_shape, stride, padding, output_padding, dilation, rank, name)
+    batched = len(input_shape) == rank + 2
+    if not batched:
+        input = reshape(input, (1,) + input_shape)
+    batch, channels, spatial = input.shape[0], input.shape[1], tuple(input.shape[2:])
+    kernel, group_out = weight_shape[2:], weight_shape[1]
+    # rows: (C_in / groups) per group; columns: every (batch, position) as in _convolution
+    grouped = reshape(input, (batch, groups, channels // groups) + spatial)
+    grouped = transpose_axes(grouped, (1, 2, 0) + tuple(range(3, rank + 3)))
+    grouped = reshape(grouped, (groups, channels // groups, batch * math.prod(spatial)))
+    taps = reshape(weight, (groups, channels // groups, group_out * math.prod(kernel)))
+    columns = matmul(transpose_axes(taps, (0, 2, 1)), grouped)
+    columns = reshape(columns, (groups, group_out, 1) + kernel + (batch,) + spatial)
+    # output_padding past the windows' reach is zeros, appended after folding
+    beyond = tuple(max(0, o - p) for o, p in zip(output_padding, padding))
+    pairs = ((0, 0),) + tuple((p, p - o + e) for p, o, e in zip(padding, output_padding, beyond))
+    folded = fold_windows(columns, (batch,) + tuple(n - e for n, e in zip(sizes, beyond)),
+                          (1,) + kernel, (1,) + stride, (1,) + dilation, pairs)
+    if any(beyond):
+        folded = pad(folded, tuple(w for e in reversed(beyond) for w in (0, e)))
+    output = transpose_axes(folded, (2, 0, 1) + tuple(range(3, rank + 3)))
+    output = reshape(output, (batch, groups * group_out) + sizes)
+    if bias is not None:
+        output = output + reshape(bias, (groups * group_out,) + (1,) * rank)
+    return output if batched else reshape(output, tuple(output.shape[1:]))
+
+
+@op(autocast="lower")
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+                     groups: int = 1, dilation=1):
+    """1-D transposed convolution ("deconvolution") over ``(N, C_in, L)`` or ``(C_in, L)``.
+
+    ``weight`` is ``(C_in, C_out / groups, kernel)``; the output has
+    ``(L - 1) * stride - 2 * padding + dilation * (kernel - 1) + output_padding + 1``
+    positions. It is the gradient of :func:`conv1d` w.r.t. its input.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.conv_transpose1d(ug.tensor([[[1.0, 2.0]]]), ug.tensor([[[1.0, 1.0, 1.0]]]), stride=2)
+        tensor([[[1., 1., 3., 2., 2.]]])
+    """
+    return _transposed_convolution(input, weight, bias, stride, padding, output_padding, groups,
+                                   dilation, 1, "conv_transpose1d")
+
+
+@op(autocast="lower")
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+                     groups: int = 1, dilation=1):
+    """2-D transposed convolution over ``(N, C_in, H, W)`` or ``(C_in, H, W)``.
+
+    ``weight`` is ``(C_in, C_out / groups, kH, kW)``; see :func:`conv_transpose1d`.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.conv_transpose2d(ug.ones((1, 1, 2, 2)), ug.ones((1, 1, 2, 2)))[0, 0]
+        tensor([[1., 2., 1.],
+                [2., 4., 2.],
+                [1., 2., 1.]])
+    """
+    return _transposed_convolution(input, weight, bias, stride, padding, output_padding, groups,
+                                   dilation, 2, "conv_transpose2d")
+
+
+@op(autocast="lower")
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+                     groups: int = 1, dilation=1):
+    """3-D transposed convolution over ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)``.
+
+    ``weight`` is ``(C_in, C_out / groups, kD, kH, kW)``; see :func:`conv_transpose1d`.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.conv_transpose3d(ug.ones((1, 2, 2, 2, 2)), ug.ones((2, 3, 2, 2, 2)), stride=2).shape
+        (1, 3, 4, 4, 4)
+    """
+    return _transposed_convolution(input, weight, bias, stride, padding, output_padding, groups,
+                                   dilation, 3, "conv_transpose3d")
+
+
+@op(autocast="lower")
+def conv_tbc(input, weight, bias, pad: int = 0):
+    """1-D convolution of time-batch-channel input: ``(T, N, C_in)`` -> ``(T', N, C_out)``.
+
+    ``weight`` is ``(kernel, C_in, C_out)``, ``bias`` is ``(C_out,)`` and
+    ``pad`` zero-pads the time axis at both ends.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.conv_tbc(ug.ones((4, 1, 2)), ug.ones((3, 2, 1)), ug.zeros(1), 1)[:, 0, 0]
+        tensor([4., 6., 6., 4.])
+    """
+    if len(input.shape) != 3 or len(weight.shape) != 3 or len(bias.shape) != 1:
+        raise RuntimeError(f"conv_tbc: expected a 3-D input, a 3-D weight and a 1-D bias, but got "
+                           f"input of size {list(input.shape)}, weight of size "
+                           f"{list(weight.shape)} and bias of size {list(bias.shape)}")
+    if input.shape[2] != weight.shape[1] or bias.shape[0] != weight.shape[2]:
+        raise RuntimeError(f"conv_tbc: input channels {input.shape[2]} and bias size "
+                           f"{bias.shape[0]} must match weight of size {list(weight.shape)} "
+                           f"(kernel, in_channels, out_channels)")
+    output = _convolution(transpose_axes(input, (1, 2, 0)), transpose_axes(weight, (2, 1, 0)),
+                          bias, 1, pad, 1, 1, 1, "conv_tbc")
+    return transpose_axes(output, (2, 0, 1))
+
+
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """PyTorch's ``F.unfold``: ``(N, C, H, W)`` -> ``(N, C * kH * kW, L)`` sliding blocks.
 
@@ -361,125 +534,5 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     return fold_windows(columns, spatial, kernel, stride, dilation, padding)
 
 
-# ----------------------------------------------------------------------------- pooling
-
-def _pool_geometry(input, kernel_size, stride, padding, dilation, ceil_mode):
-    """Window parameters and ``(before, after)`` padding (``after`` covers ceil_mode overhang)."""
-    shape = tuple(input.shape)
-    if len(shape) not in (3, 4) or 0 in shape[-3:]:
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    kernel = _tuple_argument(kernel_size, 2, "kernel_size", "pooling")
-    stride = kernel if stride is None or stride == () or stride == [] else \
-        _tuple_argument(stride, 2, "stride", "pooling")
-    amounts = _tuple_argument(padding, 2, "padding", "pooling")
-    dilation = _tuple_argument(dilation, 2, "dilation", "pooling")
-    if any(k <= 0 for k in kernel):
-        raise RuntimeError("kernel size should be greater than zero")
-    _validate_reduction_free(stride, dilation, amounts)
-    for p, k, d in zip(amounts, kernel, dilation):
-        if p > (d * (k - 1) + 1) // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
-                               f"pad={p}, kernel_size={k} and dilation={d}")
-    counts, pairs = [], []
-    for n, k, s, p, d in zip(shape[-2:], kernel, stride, amounts, dilation):
-        span = n + 2 * p - d * (k - 1) - 1
-        count = (-(-span // s) if ceil_mode else span // s) + 1
-        if ceil_mode and (count - 1) * s >= n + p:
-            count -= 1
-        counts.append(count)
-        overhang = max(0, (count - 1) * s + d * (k - 1) + 1 - n - 2 * p)
-        pairs.append((p, p + overhang))
-    if any(c < 1 for c in counts):
-        raise RuntimeError(f"Given input size: ({'x'.join(map(str, shape[-3:]))}). Calculated "
-                           f"output size: ({'x'.join(map(str, shape[-3:-2] + tuple(counts)))}). "
-                           f"Output size is too small")
-    return kernel, stride, dilation, tuple(pairs)
-
-
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
-               return_indices: bool = False):
-    """2-D max pooling over ``(N, C, H, W)`` or ``(C, H, W)``; padding counts as ``-inf``.
-
-    The gradient of each window goes to its maximum (shared evenly between tied
-    maxima). ``return_indices=True`` also returns each maximum's flat index in
-    its ``H * W`` plane.
-
-    Example:
-        >>> import unigrad as ug
-        >>> import unigrad.nn.functional as F
-        >>> F.max_pool2d(ug.tensor([[[1.0, 3.0], [4.0, 2.0]]]), 2)
-        tensor([[[4.]]])
-    """
-    input = float_operand(input)
-    kernel, stride, dilation, padding = _pool_geometry(input, kernel_size, stride, padding,
-                                                       dilation, ceil_mode)
-    columns = unfold_windows(input, kernel, stride, dilation, padding, -math.inf)
-    output = amax(columns, dim=(-4, -3))
-    if not return_indices:
-        return output
-    return output, _max_indices(columns, tuple(input.shape[-2:]), kernel, stride, dilation,
-                                padding)
-
-
-def _max_indices(columns, spatial, kernel, stride, dilation, padding) -> Tensor:
-    """Flat ``H * W`` index of each window's (first) maximum, as PyTorch returns them."""
-    from .creation import tensor
-    data = columns._data if isinstance(columns, Tensor) else columns
-    xp = namespace_of(data)
-    flat = data.reshape(data.shape[:-4] + (-1,) + data.shape[-2:])
-    offset = xp.argmax(flat, axis=-3)
-    rows, cols = offset // kernel[1], offset % kernel[1]
-    counts = data.shape[-2:]
-    row_start = xp.arange(counts[0]).reshape(-1, 1) * stride[0] - padding[0][0]
-    col_start = xp.arange(counts[1]).reshape(1, -1) * stride[1] - padding[1][0]
-    row = row_start + rows * dilation[0]
-    col = col_start + cols * dilation[1]
-    return tensor(row * spatial[1] + col, dtype="int64")
-
-
-def _pool_divisor(spatial, kernel, stride, padding, declared, count_include_pad, xp, dtype):
-    """How many positions each average-pool window divides by (PyTorch's rule)."""
-    divisor = None
-    for n, k, s, (before, after), p in zip(spatial, kernel, stride, padding, declared):
-        counted = xp.zeros(n + before + after, dtype=dtype)
-        counted[before - p if count_include_pad else before:before + n + (p if count_include_pad
-                                                                          else 0)] = 1
-        windows = _unfold_impl(counted, (k,), (s,), (1,), ((0, 0),), 0.0).sum(axis=0)
-        divisor = windows if divisor is None else divisor[:, None] * windows[None, :]
-    return divisor
-
-
-@op(autocast="inputs")
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
-               count_include_pad: bool = True, divisor_override=None):
-    """2-D average pooling over ``(N, C, H, W)`` or ``(C, H, W)``.
-
-    ``count_include_pad`` counts zero padding in each window's divisor;
-    windows that ``ceil_mode`` lets overhang the input never count the overhang.
-
-    Example:
-        >>> import unigrad as ug
-        >>> import unigrad.nn.functional as F
-        >>> F.avg_pool2d(ug.tensor([[[1.0, 3.0], [4.0, 2.0]]]), 2)
-        tensor([[[2.5000]]])
-    """
-    input = float_operand(input)
-    declared = _tuple_argument(padding, 2, "padding", "pooling")
-    kernel, stride, dilation, padding = _pool_geometry(input, kernel_size, stride, padding, 1,
-                                                       ceil_mode)
-    columns = unfold_windows(input, kernel, stride, dilation, padding)
-    if divisor_override is not None:
-        if divisor_override == 0:
-            raise RuntimeError("divisor must be not zero")
-        return sum(columns, dim=(-4, -3)) / float(divisor_override)
-    uniform = all(after == p for (_, after), p in zip(padding, declared)) and (
-        count_include_pad or not any(declared))
-    if uniform:
-        return mean(columns, dim=(-4, -3))
-    data = input._data if isinstance(input, Tensor) else input
-    divisor = _pool_divisor(tuple(input.shape[-2:]), kernel, stride, padding, declared,
-                            count_include_pad, namespace_of(data), data.dtype)
-    return sum(columns, dim=(-4, -3)) / Tensor(divisor)
-
-
-__all__ = ["conv1d", "conv2d", "unfold", "fold", "max_pool2d", "avg_pool2d"]
+__all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+           "conv_transpose3d", "conv_tbc", "unfold", "fold"]

@@ -1,4 +1,5 @@
-"""Convolution layers ``Conv1d`` and ``Conv2d`` (PyTorch's signature, MindSpore's keywords).
+"""Convolution layers ``Conv1d/2d/3d`` (PyTorch's signature, MindSpore's keywords) and the
+transposed convolutions ``ConvTranspose1d/2d/3d`` (PyTorch's signature).
 
 ``ug.nn.Conv2d`` keeps PyTorch's defaults (``padding=0``, ``bias=True``,
 PyTorch's initialization); MindSpore's defaults (``pad_mode='same'``,
@@ -26,7 +27,14 @@ import math
 
 import numpy as np
 
-from ...ops.nn_convolution import conv1d, conv2d
+from ...ops.nn_convolution import (
+    conv1d,
+    conv2d,
+    conv3d,
+    conv_transpose1d,
+    conv_transpose2d,
+    conv_transpose3d,
+)
 from ...ops.shape import pad
 from ...tensor import Tensor
 from .. import init
@@ -85,19 +93,32 @@ class _ConvNd(Cell):
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size, self.stride, self.dilation = kernel_size, stride, dilation
         self.padding, self.padding_mode = padding, padding_mode
+        self.output_padding = (0,) * rank
+        self.transposed = False
         self.groups = self.group = groups
         self.has_bias = bias
         self.pad_mode = pad_mode.lower() if pad_mode is not None else None
         self._pairs = pairs  # None: TensorFlow-style 'same', computed from the input size
-        shape = (out_channels, in_channels // groups) + kernel_size
-        self.weight = new_parameter(0.0 if weight_init is None else weight_init, shape, dtype,
-                                    device, argument="weight_init", owner=owner)
-        if bias:
-            self.bias = new_parameter(0.0 if bias_init is None else bias_init, (out_channels,),
-                                      dtype, device, argument="bias_init", owner=owner)
+        self._create_parameters(weight_init, bias_init, dtype, device)
+
+    def _weight_shape(self) -> tuple:
+        """``(out_channels, in_channels / groups, *kernel_size)``."""
+        return (self.out_channels, self.in_channels // self.groups) + self.kernel_size
+
+    def _create_parameters(self, weight_init, bias_init, dtype, device) -> None:
+        """``weight`` (of :meth:`_weight_shape`) and ``bias``, initialized as PyTorch does
+        unless ``weight_init``/``bias_init`` are given."""
+        owner = type(self).__name__
+        self.weight = new_parameter(0.0 if weight_init is None else weight_init,
+                                    self._weight_shape(), dtype, device, argument="weight_init",
+                                    owner=owner)
+        if self.has_bias:
+            self.bias = new_parameter(0.0 if bias_init is None else bias_init,
+                                      (self.out_channels,), dtype, device, argument="bias_init",
+                                      owner=owner)
         else:
             self.register_parameter("bias", None)
-        self._reset_defaults(weight_init is None, bias and bias_init is None)
+        self._reset_defaults(weight_init is None, self.has_bias and bias_init is None)
 
     def _padding_pairs(self, padding, pad_mode, kernel_size, stride, dilation):
         """``((before, after), ...)`` per spatial axis (or None) and the ``padding`` attribute."""
@@ -141,7 +162,7 @@ class _ConvNd(Cell):
         if weight:
             init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if bias:
-            fan_in = (self.in_channels // self.groups) * math.prod(self.kernel_size)
+            fan_in = self.weight.shape[1] * math.prod(self.kernel_size)
             bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0.0
             init.uniform_(self.bias, -bound, bound)
 
@@ -181,6 +202,8 @@ class _ConvNd(Cell):
             text += f", padding={self.padding}"
         if any(d != 1 for d in self.dilation):
             text += f", dilation={self.dilation}"
+        if any(self.output_padding):
+            text += f", output_padding={self.output_padding}"
         if self.groups != 1:
             text += f", groups={self.groups}"
         if self.bias is None:
@@ -235,4 +258,138 @@ class Conv2d(_ConvNd):
     _function = staticmethod(conv2d)
 
 
-__all__ = ["Conv1d", "Conv2d"]
+class Conv3d(_ConvNd):
+    """3-D convolution over ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)`` input.
+
+    ``weight`` is ``(out_channels, in_channels / groups, kD, kH, kW)``;
+    ``kernel_size``, ``stride``, ``padding`` and ``dilation`` are ints or triples.
+
+    Example:
+        >>> import unigrad as ug
+        >>> conv = ug.nn.Conv3d(2, 4, (3, 1, 1), padding=(1, 0, 0), padding_mode="replicate")
+        >>> conv
+        Conv3d(2, 4, kernel_size=(3, 1, 1), stride=(1, 1, 1), padding=(1, 0, 0), \
+padding_mode=replicate)
+        >>> conv(ug.ones(2, 5, 3, 3)).shape
+        (4, 5, 3, 3)
+    """
+
+    _rank = 3
+    _function = staticmethod(conv3d)
+
+
+class _ConvTransposeNd(_ConvNd):
+    """The shared N-d transposed convolution layer (PyTorch's signature and checks)."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
+                 padding_mode: str = "zeros", device=None, dtype=None):
+        owner = type(self).__name__
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {owner}')
+        output_padding = int_tuple(output_padding, self._rank, "output_padding", owner,
+                                   minimum=0)
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, bias, padding_mode, device, dtype)
+        self.output_padding = output_padding
+        self.transposed = True
+
+    def _weight_shape(self) -> tuple:
+        """``(in_channels, out_channels / groups, *kernel_size)``."""
+        return (self.in_channels, self.out_channels // self.groups) + self.kernel_size
+
+    def _padding_pairs(self, padding, pad_mode, kernel_size, stride, dilation):
+        amounts = int_tuple(padding, self._rank, "padding", type(self).__name__, minimum=0)
+        return tuple((p, p) for p in amounts), amounts
+
+    def _output_padding(self, input: Tensor, output_size) -> tuple:
+        """``output_padding``, or the one that makes the output ``output_size`` (PyTorch's rule)."""
+        if output_size is None:
+            return self.output_padding
+        rank, dims = self._rank, len(input.shape)
+        leading = 2 if dims == rank + 2 else 1
+        sizes = tuple(output_size)
+        if len(sizes) == leading + rank:
+            sizes = sizes[leading:]
+        if len(sizes) != rank:
+            raise ValueError(f"ConvTranspose{rank}D: for {dims}D input, output_size must have "
+                             f"{rank} or {leading + rank} elements (got {len(sizes)})")
+        smallest = [(n - 1) * s - 2 * p + d * (k - 1) + 1 for n, s, p, d, k in zip(
+            input.shape[-rank:], self.stride, self.padding, self.dilation, self.kernel_size)]
+        largest = [low + s - 1 for low, s in zip(smallest, self.stride)]
+        if any(not low <= size <= high for size, low, high in zip(sizes, smallest, largest)):
+            raise ValueError(f"requested an output size of {list(sizes)}, but valid sizes range "
+                             f"from {smallest} to {largest} (for an input of "
+                             f"{tuple(input.shape[-rank:])})")
+        return tuple(size - low for size, low in zip(sizes, smallest))
+
+    def construct(self, input: Tensor, output_size=None) -> Tensor:
+        rank, shape = self._rank, tuple(input.shape)
+        if len(shape) not in (rank + 1, rank + 2):
+            raise RuntimeError(f"Expected {rank + 1}D (unbatched) or {rank + 2}D (batched) input "
+                               f"to {type(self).__name__.lower()}, but got input of size: "
+                               f"{list(shape)}")
+        output_padding = self._output_padding(input, output_size)
+        return type(self)._function(input, self.weight, self.bias, self.stride, self.padding,
+                                    output_padding, self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """1-D transposed convolution over ``(N, C_in, L)`` or ``(C_in, L)`` input.
+
+    ``weight`` is ``(in_channels, out_channels / groups, kernel_size)``;
+    ``forward(input, output_size=None)`` picks ``output_padding`` to reach
+    ``output_size`` when given.
+
+    Example:
+        >>> import unigrad as ug
+        >>> up = ug.nn.ConvTranspose1d(4, 2, 3, stride=2, padding=1)
+        >>> up
+        ConvTranspose1d(4, 2, kernel_size=(3,), stride=(2,), padding=(1,))
+        >>> up(ug.ones(1, 4, 5)).shape, up(ug.ones(1, 4, 5), output_size=[10]).shape
+        ((1, 2, 9), (1, 2, 10))
+    """
+
+    _rank = 1
+    _function = staticmethod(conv_transpose1d)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """2-D transposed convolution over ``(N, C_in, H, W)`` or ``(C_in, H, W)`` input.
+
+    ``weight`` is ``(in_channels, out_channels / groups, kH, kW)``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> up = ug.nn.ConvTranspose2d(4, 2, 2, stride=2, output_padding=1, dilation=2)
+        >>> up
+        ConvTranspose2d(4, 2, kernel_size=(2, 2), stride=(2, 2), dilation=(2, 2), \
+output_padding=(1, 1))
+        >>> up(ug.ones(4, 3, 3)).shape, up.weight.shape
+        ((2, 8, 8), (4, 2, 2, 2))
+    """
+
+    _rank = 2
+    _function = staticmethod(conv_transpose2d)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """3-D transposed convolution over ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)`` input.
+
+    ``weight`` is ``(in_channels, out_channels / groups, kD, kH, kW)``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> up = ug.nn.ConvTranspose3d(2, 4, 2, stride=2, groups=2, bias=False)
+        >>> up
+        ConvTranspose3d(2, 4, kernel_size=(2, 2, 2), stride=(2, 2, 2), groups=2, bias=False)
+        >>> up(ug.ones(1, 2, 2, 2, 2)).shape
+        (1, 4, 4, 4, 4)
+    """
+
+    _rank = 3
+    _function = staticmethod(conv_transpose3d)
+
+
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+           "ConvTranspose3d"]
