@@ -1,4 +1,9 @@
-"""Optimizers (``SGD``, ``Momentum``, ``Adam``, ``AdamW``) and learning-rate schedulers.
+"""Optimizers (PyTorch's ``torch.optim`` set and MindSpore's ``Momentum``) and LR schedulers.
+
+``SGD``, ``Momentum``, ``Adam``, ``AdamW``, ``Adadelta``, ``Adafactor``,
+``Adagrad``, ``Adamax``, ``ASGD``, ``LBFGS``, ``Muon``, ``NAdam``, ``RAdam``,
+``RMSprop``, ``Rprop`` and ``SparseAdam`` follow PyTorch's formulas, options
+and state names.
 
 Every optimizer works PyTorch-style (``loss.backward(); opt.step()``) and
 MindSpore-style (``opt(grads)`` with gradients in ``opt.parameters`` order).
@@ -20,8 +25,22 @@ Example:
 """
 
 from . import lr_scheduler, swa_utils
+from .adadelta import Adadelta
+from .adafactor import Adafactor
+from .adagrad import Adagrad
 from .adam import Adam, AdamW
+from .adamax import Adamax
+from .asgd import ASGD
+from .lbfgs import LBFGS
+from .muon import Muon
+from .nadam import NAdam
 from .optimizer import Optimizer
+from .radam import RAdam
+from .rmsprop import RMSprop
+from .rprop import Rprop
 from .sgd import SGD, Momentum
+from .sparse_adam import SparseAdam
 
-__all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "Adadelta", "Adafactor", "Adagrad",
+           "Adamax", "ASGD", "LBFGS", "Muon", "NAdam", "RAdam", "RMSprop", "Rprop", "SparseAdam",
+           "lr_scheduler"]

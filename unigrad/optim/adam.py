@@ -14,20 +14,18 @@ Example:
 
 from __future__ import annotations
 
-import numbers
-
-import numpy as np
-
 from .. import _state
-from ..backend import default_float
-from ..tensor import Tensor, _make_tensor, bump_version
+from ..tensor import bump_version
 from .optimizer import (
     Optimizer,
     _Default,
+    check_betas,
     check_bool,
+    check_flags,
     check_number,
     default,
     resolve_alias,
+    step_tensor,
 )
 
 
@@ -41,19 +39,17 @@ def _resolve_betas(owner: str, betas, beta1, beta2):
     return (first if beta1 is None else beta1, second if beta2 is None else beta2)
 
 
-def _step_tensor(value: float = 0.0) -> Tensor:
-    """The per-parameter step counter: a 0-d float tensor on the host, as PyTorch keeps it."""
-    return _make_tensor(np.array(value, dtype=default_float()))
-
-
 class Adam(Optimizer):
     """Adam (``torch.optim.Adam``), with AMSGrad, maximize and optional decoupled weight decay.
 
     ``Adam(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
-    amsgrad=False, *, maximize=False, decoupled_weight_decay=False)``;
-    MindSpore spellings ``learning_rate`` (also a list of per-step rates),
-    ``beta1``/``beta2``, ``use_amsgrad`` and ``loss_scale`` are accepted as
-    keywords. Per parameter and step ``t``::
+    amsgrad=False, *, foreach=None, maximize=False, capturable=False,
+    differentiable=False, fused=None, decoupled_weight_decay=False)``;
+    ``foreach``/``fused``/``capturable`` are accepted and change nothing,
+    ``differentiable=True`` raises NotImplementedError. MindSpore spellings
+    ``learning_rate`` (also a list of per-step rates), ``beta1``/``beta2``,
+    ``use_amsgrad`` and ``loss_scale`` are accepted as keywords. Per parameter
+    and step ``t``::
 
         g = -grad if maximize else grad
         param *= 1 - lr * weight_decay          # decoupled (AdamW), or else
@@ -79,13 +75,19 @@ class Adam(Optimizer):
         (0.49, tensor(1.))
     """
 
+    _tensor_step = True
+
     def __init__(self, params, lr: float = default(1e-3),
                  betas: tuple[float, float] = default((0.9, 0.999)), eps: float = 1e-8,
                  weight_decay: float = 0, amsgrad: bool = default(False), *,
-                 maximize: bool = False, decoupled_weight_decay: bool = False,
-                 learning_rate=None, beta1: float | None = None, beta2: float | None = None,
+                 foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False, fused: bool | None = None,
+                 decoupled_weight_decay: bool = False, learning_rate=None,
+                 beta1: float | None = None, beta2: float | None = None,
                  use_amsgrad: bool | None = None, loss_scale: float = 1.0) -> None:
         owner = type(self).__name__
+        check_flags(owner, foreach=foreach, fused=fused, capturable=capturable,
+                    differentiable=differentiable)
         lr = resolve_alias(owner, "lr", lr, "learning_rate", learning_rate)
         betas = _resolve_betas(owner, betas, beta1, beta2)
         amsgrad = resolve_alias(owner, "amsgrad", amsgrad, "use_amsgrad", use_amsgrad)
@@ -98,24 +100,13 @@ class Adam(Optimizer):
         super()._check_hyperparameters(group)
         owner = type(self).__name__
         group["eps"] = check_number(owner, "eps", group["eps"], "Invalid epsilon value: {}")
-        betas = group["betas"]
-        if isinstance(betas, Tensor) or not isinstance(betas, (tuple, list)) or len(betas) != 2:
-            raise TypeError(f"{owner}: 'betas' must be a pair of floats (beta1, beta2), got "
-                            f"{betas!r}")
-        group["betas"] = tuple(
-            check_number(owner, f"betas[{i}]", b, f"Invalid beta parameter at index {i}: {{}}",
-                         high=1.0) for i, b in enumerate(betas))
+        group["betas"] = check_betas(owner, group["betas"])
         group["weight_decay"] = check_number(owner, "weight_decay", group["weight_decay"],
                                              "Invalid weight_decay value: {}")
         group["amsgrad"] = check_bool(owner, "amsgrad", group["amsgrad"])
         group["maximize"] = check_bool(owner, "maximize", group["maximize"])
         group["decoupled_weight_decay"] = check_bool(owner, "decoupled_weight_decay",
                                                      group["decoupled_weight_decay"])
-
-    def _load_state_value(self, param, key, name: str, value):
-        if name == "step" and isinstance(value, numbers.Real) and not isinstance(value, bool):
-            return _step_tensor(float(value))  # a JSON-restored step count
-        return super()._load_state_value(param, key, name, value)
 
     def _update_group(self, group: dict, params: list, grads: list, lr: float) -> None:
         beta1, beta2 = (float(b) for b in group["betas"])
@@ -130,7 +121,7 @@ class Adam(Optimizer):
                 grad = -grad
             param_state = state[param]
             if not param_state:
-                param_state["step"] = _step_tensor()
+                param_state["step"] = step_tensor()
                 param_state["exp_avg"] = self._new_state(param)
                 param_state["exp_avg_sq"] = self._new_state(param)
                 if amsgrad:
@@ -182,7 +173,8 @@ class AdamW(Adam):
     """Adam with decoupled weight decay (``torch.optim.AdamW``; default ``weight_decay=1e-2``).
 
     Each step first shrinks the parameter, ``param *= 1 - lr * weight_decay``,
-    then applies the Adam update; the decay never enters the moments.
+    then applies the Adam update; the decay never enters the moments. Takes
+    Adam's arguments except ``decoupled_weight_decay`` (always on).
 
     Example:
         >>> import unigrad as ug
@@ -198,11 +190,13 @@ class AdamW(Adam):
     def __init__(self, params, lr: float = default(1e-3),
                  betas: tuple[float, float] = default((0.9, 0.999)), eps: float = 1e-8,
                  weight_decay: float = 1e-2, amsgrad: bool = default(False), *,
-                 maximize: bool = False, learning_rate=None, beta1: float | None = None,
-                 beta2: float | None = None, use_amsgrad: bool | None = None,
-                 loss_scale: float = 1.0) -> None:
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize,
-                         decoupled_weight_decay=True, learning_rate=learning_rate,
+                 maximize: bool = False, foreach: bool | None = None, capturable: bool = False,
+                 differentiable: bool = False, fused: bool | None = None, learning_rate=None,
+                 beta1: float | None = None, beta2: float | None = None,
+                 use_amsgrad: bool | None = None, loss_scale: float = 1.0) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
+                         maximize=maximize, capturable=capturable, differentiable=differentiable,
+                         fused=fused, decoupled_weight_decay=True, learning_rate=learning_rate,
                          beta1=beta1, beta2=beta2, use_amsgrad=use_amsgrad,
                          loss_scale=loss_scale)
 

@@ -32,7 +32,7 @@ from .. import _state, backend
 from ..autograd import enable_grad, no_grad
 from ..backend import namespace_of
 from ..nn.parameter import Parameter, ParameterTuple, clear_grad
-from ..tensor import Tensor, _make_tensor
+from ..tensor import Tensor, _make_tensor, bump_version
 
 # hyperparameter types compared by value in a compiled step's guard (others by repr)
 _PLAIN_VALUES = frozenset({int, float, bool, str, type(None)})
@@ -128,7 +128,7 @@ def check_bool(owner: str, name: str, value) -> bool:
     return bool(value)
 
 
-def check_lr(owner: str, lr):
+def check_lr(owner: str, lr, message: str = "Invalid learning rate: {}"):
     """A learning rate: a number ``>= 0`` or a non-empty per-step schedule (tuple of numbers).
 
     A list, tuple or 1-D Tensor is MindSpore's dynamic learning rate: step
@@ -149,12 +149,81 @@ def check_lr(owner: str, lr):
         if len(lr) == 0:
             raise ValueError(f"{owner}: a dynamic learning rate (a list of per-step rates) must "
                              "not be empty")
-        return tuple(float(check_number(owner, "lr", v, "Invalid learning rate: {}"))
+        return tuple(float(check_number(owner, "lr", v, message))
                      for v in lr)
     if isinstance(lr, Tensor) and lr.ndim > 1:
         raise ValueError(f"{owner}: a Tensor learning rate must be 0-d (a rate) or 1-d (per-step "
                          f"rates), got shape {tuple(lr.shape)}")
-    return check_number(owner, "lr", lr, "Invalid learning rate: {}")
+    return check_number(owner, "lr", lr, message)
+
+
+def check_pair(owner: str, name: str, value, what: str = "floats") -> tuple:
+    """``value`` as a 2-tuple (from a tuple or list; not a Tensor), else a TypeError.
+
+    Example:
+        >>> from unigrad.optim.optimizer import check_pair
+        >>> check_pair("Rprop", "etas", [0.5, 1.2])
+        (0.5, 1.2)
+        >>> check_pair("Rprop", "etas", 0.5)
+        Traceback (most recent call last):
+        ...
+        TypeError: Rprop: 'etas' must be a pair of floats, got 0.5
+    """
+    if isinstance(value, Tensor) or not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise TypeError(f"{owner}: '{name}' must be a pair of {what}, got {value!r}")
+    return tuple(value)
+
+
+def check_betas(owner: str, betas) -> tuple[float, float]:
+    """A pair ``(beta1, beta2)`` of numbers in ``[0, 1)`` (PyTorch's messages).
+
+    Example:
+        >>> from unigrad.optim.optimizer import check_betas
+        >>> check_betas("Adam", [0.9, 0.99])
+        (0.9, 0.99)
+        >>> check_betas("Adam", (0.9, 1.0))
+        Traceback (most recent call last):
+        ...
+        ValueError: Invalid beta parameter at index 1: 1.0
+    """
+    betas = check_pair(owner, "betas", betas, "floats (beta1, beta2)")
+    return tuple(check_number(owner, f"betas[{i}]", b, f"Invalid beta parameter at index {i}: {{}}",
+                              high=1.0) for i, b in enumerate(betas))
+
+
+def check_flags(owner: str, *, foreach=None, fused=None, capturable=False,
+                differentiable=False) -> None:
+    """Check PyTorch's implementation switches, which change nothing in unigrad's results.
+
+    ``foreach``/``fused`` (None or a bool) pick PyTorch's kernels and
+    ``capturable`` its CUDA-graph support: accepted, same updates.
+    ``differentiable=True`` (autograd through the step) is not implemented.
+
+    Example:
+        >>> from unigrad.optim.optimizer import check_flags
+        >>> check_flags("RMSprop", foreach=True, capturable=True)
+        >>> check_flags("RMSprop", differentiable=True)
+        Traceback (most recent call last):
+        ...
+        NotImplementedError: RMSprop: differentiable=True is not supported by unigrad
+    """
+    for name, value in (("foreach", foreach), ("fused", fused)):
+        if value is not None:
+            check_bool(owner, name, value)
+    check_bool(owner, "capturable", capturable)
+    if check_bool(owner, "differentiable", differentiable):
+        raise NotImplementedError(f"{owner}: differentiable=True is not supported by unigrad")
+
+
+def step_tensor(value: float = 0.0) -> Tensor:
+    """A per-parameter step counter: a 0-d float tensor on the host, as PyTorch keeps it.
+
+    Example:
+        >>> from unigrad.optim.optimizer import step_tensor
+        >>> step_tensor(3)
+        tensor(3.)
+    """
+    return _make_tensor(np.array(value, dtype=backend.default_float()))
 
 
 def lr_at(lr, step: int) -> float:
@@ -199,7 +268,11 @@ class Optimizer:
 
     Subclasses implement ``_check_hyperparameters(group)`` (validate and
     normalise a group's values in place) and ``_update_group(group, params,
-    grads, lr)`` (the update rule, run under ``no_grad``).
+    grads, lr)`` (the update rule, run under ``no_grad``), using the shared
+    helpers (``_directed``: maximize and L2 decay; ``_real_views``: complex
+    parameters as real pairs; ``_counted``: the step counter; ``_add_ratio``)
+    and class attributes (``_tensor_step``, ``_scalar_states``,
+    ``_supports_graph``, ``_lr_message``).
 
     Example:
         >>> import unigrad as ug
@@ -213,6 +286,15 @@ class Optimizer:
         >>> a.detach(), b.detach()
         (tensor([0.9000, 0.9000]), tensor([0.5000, 0.5000, 0.5000]))
     """
+
+    # a state 'step' saved as a plain number is restored as a 0-d tensor (PyTorch's layout)
+    _tensor_step = False
+    # the update rule runs inside a traced (ug.jit) step
+    _supports_graph = True
+    # per-parameter state entries besides 'step' that are 0-d tensors
+    _scalar_states: frozenset = frozenset()
+    # the message of a negative learning rate (PyTorch's wording differs per optimizer)
+    _lr_message = "Invalid learning rate: {}"
 
     def __init__(self, params, defaults: dict, *, loss_scale: float = 1.0) -> None:
         owner = type(self).__name__
@@ -255,7 +337,7 @@ class Optimizer:
     def _check_hyperparameters(self, group: dict) -> None:
         """Validate (and normalise in place) a group's hyper-parameters; subclasses extend."""
         if "lr" in group:
-            group["lr"] = check_lr(type(self).__name__, group["lr"])
+            group["lr"] = check_lr(type(self).__name__, group["lr"], self._lr_message)
 
     def add_param_group(self, param_group: dict) -> None:
         """Add a parameter group (a dict with ``'params'`` and optional hyper-parameters).
@@ -513,20 +595,32 @@ class Optimizer:
         if _state.local.trace is not None or not data.flags.c_contiguous:
             raise RuntimeError("complex parameters are optimized eagerly and must be "
                                "C-contiguous")
-        return _make_tensor(data.view(backend.real_of(data.dtype)).reshape(data.shape + (2,)))
+        pairs = data.reshape(-1).view(backend.real_of(data.dtype))  # reshape: 0-d too
+        return _make_tensor(pairs.reshape(data.shape + (2,)))
 
     @staticmethod
-    def _new_state(param: Tensor) -> Tensor:
-        """A zero state buffer shaped like ``param``, concrete even while a step is traced
-        (state outlives the trace: it is read as a graph input, and its updates are written
-        back like a parameter's)."""
+    def _new_state(param: Tensor, shape: tuple | None = None) -> Tensor:
+        """A zero state buffer shaped like ``param`` (or ``shape``), of its dtype and device,
+        concrete even while a step is traced (state outlives the trace: it is read as a
+        graph input, and its updates are written back like a parameter's)."""
         data = param._data  # concrete: tracing never replaces a parameter's array
-        return _make_tensor(namespace_of(data).zeros(data.shape, data.dtype))
+        return _make_tensor(namespace_of(data).zeros(data.shape if shape is None else shape,
+                                                     data.dtype))
+
+    def _state_shape(self, param: Tensor, name: str) -> tuple | None:
+        """The shape a loaded state tensor ``name`` must have (None: any shape)."""
+        return () if name in self._scalar_states else tuple(param.shape)
 
     def _apply(self, work: list) -> None:
         """Run the update rule on the checked ``(group, [(param, grad), ...])`` list."""
         trace = _state.local.trace
         if trace is not None:  # graph mode: hyperparameters and state layout are baked in
+            if not self._supports_graph:
+                raise NotImplementedError(f"{type(self).__name__} cannot run inside a traced "
+                                          "(ug.jit) step; call it eagerly")
+            if any(param._data.dtype.kind == "c" for _, pairs in work for param, _ in pairs):
+                raise RuntimeError("complex parameters are optimized eagerly and must be "
+                                   "C-contiguous")
             trace.add_guard(self._graph_signature)
         scale = self.loss_scale
         with no_grad():
@@ -545,6 +639,47 @@ class Optimizer:
                 self._update_group(group, params, grads, lr_at(group["lr"], self.global_step))
         self.global_step += 1
         self._opt_called = True
+
+    @staticmethod
+    def _directed(param: Tensor, grad: Tensor, maximize: bool, weight_decay: float) -> Tensor:
+        """The gradient the rules use: negated with ``maximize``, plus L2 ``weight_decay``."""
+        if maximize:
+            grad = -grad
+        if weight_decay != 0:
+            grad = grad.add(param, alpha=weight_decay)
+        return grad
+
+    def _real_views(self, param: Tensor, *tensors: Tensor) -> tuple:
+        """``(param, *tensors)`` as real pairs when ``param`` is complex (PyTorch's
+        ``view_as_real``), else unchanged; ``None`` entries stay ``None``."""
+        if param._data.dtype.kind != "c":
+            return (param, *tensors)
+        return tuple(None if t is None else self._real_pairs(t) for t in (param, *tensors))
+
+    @staticmethod
+    def _counted(step_t: Tensor):
+        """Add one to a step counter and return the new count: a float, or while a step is
+        traced (ug.jit) the counter as a float64 0-d tensor, so the formulas using it are
+        traced too, with the eager path's precision."""
+        step_t.add_(1.0)
+        if _state.local.trace is None:
+            return float(step_t.item())
+        return step_t.to(backend.float64)
+
+    @staticmethod
+    def _add_ratio(target: Tensor, numerator: Tensor, denominator: Tensor, scale) -> None:
+        """``target += scale * numerator / denominator`` in place; ``scale`` is a number, or
+        a traced 0-d tensor (graph mode)."""
+        if isinstance(scale, Tensor):
+            target.add_(numerator / denominator * scale)
+        else:
+            target.addcdiv_(numerator, denominator, value=scale)
+
+    @staticmethod
+    def _written(param: Tensor, view: Tensor) -> None:
+        """Record an in-place update of ``param`` made through its real view ``view``."""
+        if view is not param:
+            bump_version(param)
 
     def _update_group(self, group: dict, params: list, grads: list, lr: float) -> None:
         raise NotImplementedError(f"{type(self).__name__} does not define an update rule")
@@ -668,6 +803,9 @@ class Optimizer:
         """A copy of one loaded state entry: arrays become Tensors of the parameter's dtype."""
         if isinstance(value, np.ndarray):
             value = Tensor(value)
+        if ((name == "step" and self._tensor_step) or name in self._scalar_states) and \
+                isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+            return step_tensor(float(value))  # a JSON-restored step count or scalar
         if not isinstance(value, Tensor):
             return _copy_value(value)
         if name == "step":
@@ -676,10 +814,12 @@ class Optimizer:
                                  f"parameter {key!r} must hold one number, got shape "
                                  f"{tuple(value.shape)}")
             return _copy_value(value)
-        if tuple(value.shape) != tuple(param.shape):
+        expected = self._state_shape(param, name)
+        if expected is not None and tuple(value.shape) != expected:
+            wanted = (f"the parameter has shape {expected}" if expected == tuple(param.shape)
+                      else f"shape {expected} was expected")
             raise ValueError(f"{type(self).__name__}.load_state_dict: state '{name}' of "
-                             f"parameter {key!r} has shape {tuple(value.shape)}, but the "
-                             f"parameter has shape {tuple(param.shape)}")
+                             f"parameter {key!r} has shape {tuple(value.shape)}, but {wanted}")
         copied = _copy_value(value)
         if param._data.dtype.kind == "f" and copied._data.dtype != param._data.dtype:
             copied = _make_tensor(copied.to(param.dtype)._data)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from .optimizer import (
     Optimizer,
     check_bool,
+    check_flags,
     check_number,
     default,
     required,
@@ -32,7 +33,9 @@ class SGD(Optimizer):
     """Stochastic gradient descent with optional momentum (``torch.optim.SGD``).
 
     ``SGD(params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
-    nesterov=False, *, maximize=False)``; MindSpore spellings
+    nesterov=False, *, maximize=False, foreach=None, differentiable=False,
+    fused=None)``; ``foreach``/``fused`` are accepted and change nothing,
+    ``differentiable=True`` raises NotImplementedError. MindSpore spellings
     ``learning_rate`` (= ``lr``; also a list of per-step rates),
     ``use_nesterov`` (= ``nesterov``) and ``loss_scale`` (gradients are divided
     by it) are accepted as keywords. Per parameter and step::
@@ -68,8 +71,10 @@ class SGD(Optimizer):
 
     def __init__(self, params, lr: float = default(1e-3), momentum: float = 0,
                  dampening: float = 0, weight_decay: float = 0, nesterov: bool = default(False),
-                 *, maximize: bool = False, learning_rate=None, use_nesterov: bool | None = None,
-                 loss_scale: float = 1.0) -> None:
+                 *, maximize: bool = False, foreach: bool | None = None,
+                 differentiable: bool = False, fused: bool | None = None, learning_rate=None,
+                 use_nesterov: bool | None = None, loss_scale: float = 1.0) -> None:
+        check_flags("SGD", foreach=foreach, fused=fused, differentiable=differentiable)
         lr = resolve_alias("SGD", "lr", lr, "learning_rate", learning_rate)
         nesterov = resolve_alias("SGD", "nesterov", nesterov, "use_nesterov", use_nesterov)
         defaults = {"lr": lr, "momentum": momentum, "dampening": dampening,

@@ -1,5 +1,7 @@
-"""``torch.optim``: ``SGD``, ``Adam``, ``AdamW`` and ``lr_scheduler`` (unigrad's optimizers,
-which take PyTorch's arguments).
+"""``torch.optim``: every PyTorch optimizer (``SGD``, ``Adam``, ``AdamW``, ``Adadelta``,
+``Adafactor``, ``Adagrad``, ``Adamax``, ``ASGD``, ``LBFGS``, ``Muon``, ``NAdam``, ``RAdam``,
+``RMSprop``, ``Rprop``, ``SparseAdam``) and ``lr_scheduler`` (unigrad's optimizers, which
+take PyTorch's arguments).
 
 Example:
     >>> import unigrad.compat.torch as torch
@@ -11,8 +13,27 @@ Example:
     tensor([0.8000, 1.6000], requires_grad=True)
 """
 
-from unigrad.optim import SGD, Adam, AdamW, Optimizer
+from unigrad.optim import (
+    ASGD,
+    LBFGS,
+    SGD,
+    Adadelta,
+    Adafactor,
+    Adagrad,
+    Adam,
+    Adamax,
+    AdamW,
+    Muon,
+    NAdam,
+    Optimizer,
+    RAdam,
+    RMSprop,
+    Rprop,
+    SparseAdam,
+)
 
 from . import lr_scheduler, swa_utils
 
-__all__ = ["Adam", "AdamW", "Optimizer", "SGD", "lr_scheduler"]
+__all__ = ["ASGD", "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS",
+           "Muon", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "SparseAdam",
+           "lr_scheduler", "swa_utils"]
