@@ -43,4 +43,4 @@ from .sparse_adam import SparseAdam
 
 __all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "Adadelta", "Adafactor", "Adagrad",
            "Adamax", "ASGD", "LBFGS", "Muon", "NAdam", "RAdam", "RMSprop", "Rprop", "SparseAdam",
-           "lr_scheduler"]
+           "lr_scheduler", "swa_utils"]

@@ -430,6 +430,12 @@ bool = _ug.bool_  # noqa: A001
 complex64 = cfloat = _ug.complex64
 complex128 = cdouble = _ug.complex128
 
+# torch's mathematical constants (Python floats, as in PyTorch)
+pi = np.pi
+e = np.e
+inf = np.inf
+nan = np.nan
+
 
 def is_tensor(obj: object) -> builtins.bool:
     """True when ``obj`` is a Tensor (``torch.is_tensor``).

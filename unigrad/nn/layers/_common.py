@@ -14,16 +14,24 @@ import numbers
 
 import numpy as np
 
-from ...backend import Device, DType, float32, from_numpy_dtype, to_device, to_numpy_dtype
+from ...backend import (
+    Device,
+    DType,
+    default_float,
+    from_numpy_dtype,
+    to_device,
+    to_numpy_dtype,
+)
 from ...tensor import Tensor
 from ..init import initializer
 from ..parameter import Parameter
 
 
 def floating_dtype(dtype, owner: str) -> DType:
-    """``dtype`` (any spelling; None means float32) as a floating-point unigrad dtype."""
+    """``dtype`` (any spelling) as a floating-point unigrad dtype; None means the default
+    floating dtype (float32 unless changed by ``set_default_dtype``, as in PyTorch)."""
     if dtype is None:
-        return float32
+        return from_numpy_dtype(default_float())
     resolved = from_numpy_dtype(to_numpy_dtype(dtype))
     if not resolved.is_floating_point:
         raise TypeError(f"For '{owner}', the argument 'dtype' must be a floating-point dtype, "
