@@ -1,4 +1,8 @@
-"""``Dropout``: zero elements at random while training, identity in evaluation mode.
+"""Dropout layers: zero elements (or whole channels) at random while training.
+
+``Dropout``; ``Dropout1d/2d/3d`` drop whole channels; ``AlphaDropout`` and
+``FeatureAlphaDropout`` keep a SELU network's statistics. All are the
+identity in evaluation mode.
 
 Example:
     >>> import unigrad as ug
@@ -13,7 +17,14 @@ from __future__ import annotations
 
 import numbers
 
-from ...ops.nn_functional import dropout
+from ...ops.nn_functional import (
+    alpha_dropout,
+    dropout,
+    dropout1d,
+    dropout2d,
+    dropout3d,
+    feature_alpha_dropout,
+)
 from ...tensor import Tensor
 from ..cell import Cell
 
@@ -62,4 +73,84 @@ class Dropout(Cell):
         return f"p={self.p}, inplace={self.inplace}"
 
 
-__all__ = ["Dropout"]
+class _DropoutNd(Cell):
+    """The ``p``/``inplace`` pair and the repr shared by PyTorch's dropout layers."""
+
+    def __init__(self, p: float = 0.5, inplace: bool = False):
+        super().__init__()
+        self.p = _probability(p, None)
+        self.inplace = bool(inplace)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout1d(_DropoutNd):
+    """Zero whole channels of ``(N, C, L)`` or ``(C, L)`` input with probability ``p``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.Dropout1d(0.2)
+        Dropout1d(p=0.2, inplace=False)
+    """
+
+    def construct(self, input: Tensor) -> Tensor:
+        return dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(_DropoutNd):
+    """Zero whole channels of ``(N, C, H, W)`` input with probability ``p``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> _ = ug.manual_seed(0)
+        >>> out = ug.nn.Dropout2d()(ug.ones(1, 8, 2, 2))
+        >>> sorted(set(out.flatten().tolist()))
+        [0.0, 2.0]
+    """
+
+    def construct(self, input: Tensor) -> Tensor:
+        return dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(_DropoutNd):
+    """Zero whole channels of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` input with probability ``p``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.Dropout3d().eval()(ug.ones(1, 1, 1, 1, 2))
+        tensor([[[[[1., 1.]]]]])
+    """
+
+    def construct(self, input: Tensor) -> Tensor:
+        return dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    """Dropout for SELU networks that keeps the input's mean and variance (while training).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.AlphaDropout(0.2).eval()(ug.tensor([1.0, -1.0]))
+        tensor([ 1., -1.])
+    """
+
+    def construct(self, input: Tensor) -> Tensor:
+        return alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    """:class:`AlphaDropout` of whole channels (dimension 1).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.FeatureAlphaDropout(0.3)
+        FeatureAlphaDropout(p=0.3, inplace=False)
+    """
+
+    def construct(self, input: Tensor) -> Tensor:
+        return feature_alpha_dropout(input, self.p, self.training)
+
+
+__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+           "FeatureAlphaDropout"]

@@ -1,4 +1,5 @@
-"""Fully connected layers: MindSpore's ``Dense``, PyTorch's ``Linear``, and ``Identity``.
+"""Fully connected layers: MindSpore's ``Dense``, PyTorch's ``Linear``, ``LazyLinear``,
+``Bilinear`` and ``Identity`` (and the lazy placeholders ``UninitializedParameter``/``Buffer``).
 
 Both compute ``x @ weight.T + bias`` with ``weight`` of shape ``(out, in)``
 over the last dimension of an input of any rank >= 1. Their default
@@ -16,15 +17,17 @@ Example:
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
 from ...backend import float32
-from ...ops.nn_functional import linear
+from ...ops.nn_functional import bilinear, linear
 from ...tensor import Tensor
 from .. import init
 from ..cell import Cell
 from ._common import device_of, floating_dtype, new_parameter, positive_int
+from ._lazy import LazyModuleMixin, UninitializedBuffer, UninitializedParameter
 from .activation import get_activation
 
 
@@ -148,6 +151,9 @@ class Linear(Dense):
         self._build(in_features, out_features, None, None, bias, None, dtype, device,
                     ("in_features", "out_features", "bias"))
 
+    def construct(self, input: Tensor) -> Tensor:
+        return Dense.construct(self, input)
+
     def _shape_error(self, shape: tuple) -> Exception:
         rows = math.prod(shape[:-1]) if shape else 1
         columns = shape[-1] if shape else 1
@@ -157,6 +163,102 @@ class Linear(Dense):
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    """:class:`Linear` whose ``in_features`` is the last dimension of the first input.
+
+    Until then ``weight`` and ``bias`` are :class:`UninitializedParameter`;
+    the first call materializes and initializes them, and the layer becomes
+    a :class:`Linear`.
+
+    Example:
+        >>> import unigrad as ug
+        >>> layer = ug.nn.LazyLinear(4)
+        >>> layer
+        LazyLinear(in_features=0, out_features=4, bias=True)
+        >>> layer(ug.ones(2, 3)).shape
+        (2, 4)
+        >>> layer
+        Linear(in_features=3, out_features=4, bias=True)
+    """
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features: int, bias: bool = True, device=None, dtype=None):
+        with warnings.catch_warnings():  # the zero-size placeholder weight is not initialized
+            warnings.simplefilter("ignore", UserWarning)
+            super().__init__(0, positive_int(out_features, "out_features", "LazyLinear",
+                                             allow_zero=True), bias, device, dtype)
+        dtype, device = floating_dtype(dtype, "LazyLinear"), device_of(device)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        if self.bias is not None:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+        self._lazy_setup()
+
+    def reset_parameters(self) -> None:
+        """Re-draw as :class:`Linear` does, once the parameters have their shapes."""
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input) -> None:
+        """Take ``in_features`` from ``input.shape[-1]`` and materialize the parameters."""
+        if not self.has_uninitialized_params():  # loaded from a state_dict: its shapes
+            self.in_features = self.in_channels = int(self.weight.shape[1])
+            return
+        self.in_features = self.in_channels = int(input.shape[-1])
+        self.weight.materialize((self.out_features, self.in_features))
+        if self.bias is not None:
+            self.bias.materialize((self.out_features,))
+        self.reset_parameters()
+
+
+class Bilinear(Cell):
+    """``y = x1 @ weight[o] @ x2 + bias[o]`` for every output feature ``o``.
+
+    ``weight`` has shape ``(out_features, in1_features, in2_features)``; both
+    it and ``bias`` start as ``U(-1/sqrt(in1_features), 1/sqrt(in1_features))``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> layer = ug.nn.Bilinear(2, 3, 4)
+        >>> layer
+        Bilinear(in1_features=2, in2_features=3, out_features=4, bias=True)
+        >>> layer(ug.ones(5, 2), ug.ones(5, 3)).shape
+        (5, 4)
+        >>> list(layer.state_dict())
+        ['weight', 'bias']
+    """
+
+    def __init__(self, in1_features: int, in2_features: int, out_features: int,
+                 bias: bool = True, device=None, dtype=None):
+        super().__init__()
+        self.in1_features = positive_int(in1_features, "in1_features", "Bilinear",
+                                         allow_zero=True)
+        self.in2_features = positive_int(in2_features, "in2_features", "Bilinear",
+                                         allow_zero=True)
+        self.out_features = positive_int(out_features, "out_features", "Bilinear",
+                                         allow_zero=True)
+        dtype, device = floating_dtype(dtype, "Bilinear"), device_of(device)
+        self.weight = new_parameter(0.0, (self.out_features, self.in1_features,
+                                          self.in2_features), dtype, device)
+        self.register_parameter("bias", new_parameter(0.0, (self.out_features,), dtype, device)
+                                if bias else None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Re-draw ``weight`` and ``bias`` from ``U(-1/sqrt(in1), 1/sqrt(in1))``."""
+        bound = 1 / math.sqrt(self.in1_features) if self.in1_features > 0 else 0.0
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def construct(self, input1: Tensor, input2: Tensor) -> Tensor:
+        return bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
 
 
 class Identity(Cell):
@@ -175,4 +277,5 @@ class Identity(Cell):
         return input
 
 
-__all__ = ["Dense", "Linear", "Identity"]
+__all__ = ["Dense", "Linear", "LazyLinear", "Bilinear", "Identity", "UninitializedParameter",
+           "UninitializedBuffer"]
