@@ -166,6 +166,9 @@ def _translate(value, leaves: list):
     """A torch argument as unigrad's; tensors that require grad are appended to ``leaves``."""
     torch = _torch()
     if isinstance(value, torch.Tensor):
+        for seen, translated in leaves:
+            if seen is value:  # the same tensor passed twice: one leaf, as in torch
+                return translated
         if value.layout != torch.strided:
             raise Unsupported(f"layout {value.layout}")
         if value._is_zerotensor():

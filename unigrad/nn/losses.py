@@ -1,11 +1,13 @@
 """Loss Cells over the functional losses, PyTorch's and MindSpore's names.
 
 Every loss takes ``reduction`` (``'none'``, ``'mean'`` or ``'sum'``; anything
-else raises ``ValueError("{reduction} is not a valid value for reduction")``)
-as its first argument, as MindSpore does; PyTorch's deprecated
-``size_average``/``reduce`` flags are keyword-only. Class ``weight`` and
-``pos_weight`` tensors are buffers (they follow ``to()`` and appear in
-``state_dict``), as in PyTorch.
+else raises ``ValueError("{reduction} is not a valid value for reduction")``).
+The losses MindSpore shares (``MSELoss`` to ``BCEWithLogitsLoss``) take it as
+their first argument, as MindSpore does, with PyTorch's deprecated
+``size_average``/``reduce`` flags keyword-only; the PyTorch-only losses
+(``KLDivLoss`` onwards) take PyTorch's arguments in PyTorch's order. Class
+``weight`` and ``pos_weight`` tensors are buffers (they follow ``to()`` and
+appear in ``state_dict``), as in PyTorch.
 
 Example:
     >>> import unigrad as ug
@@ -18,13 +20,15 @@ Example:
 from __future__ import annotations
 
 import numbers
+import warnings
+from collections.abc import Callable
 
 from ..interpreters import has_values
-from ..ops.elementwise import abs, where
-from ..ops.nn_losses import _reduce, _reduction, _warn_broadcast
+from ..ops.nn_losses import _KL_REDUCTIONS, _reduction
 from ..tensor import Tensor
 from . import functional as F
 from .cell import Cell
+from .layers.distance import PairwiseDistance
 
 
 def _optional_tensor(value, name: str, owner: str) -> Tensor | None:
@@ -112,14 +116,7 @@ class SmoothL1Loss(_Loss):
         self.beta = float(beta)
 
     def construct(self, input: Tensor, target: Tensor) -> Tensor:
-        _warn_broadcast(input, target)
-        difference = input - target
-        distance = abs(difference)
-        if self.beta == 0.0:
-            return _reduce(distance, self.reduction)
-        loss = where(distance < self.beta, difference * difference * (0.5 / self.beta),
-                     distance - 0.5 * self.beta)
-        return _reduce(loss, self.reduction)
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
 
 
 class HuberLoss(_Loss):
@@ -141,12 +138,7 @@ class HuberLoss(_Loss):
         self.delta = float(delta)
 
     def construct(self, input: Tensor, target: Tensor) -> Tensor:
-        _warn_broadcast(input, target)
-        difference = input - target
-        distance = abs(difference)
-        loss = where(distance < self.delta, difference * difference * 0.5,
-                     (distance - 0.5 * self.delta) * self.delta)
-        return _reduce(loss, self.reduction)
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
 
 
 class NLLLoss(_Loss):
@@ -255,6 +247,316 @@ class BCEWithLogitsLoss(_Loss):
                                                   pos_weight=self.pos_weight)
 
 
+class _TorchLoss(_Loss):
+    """A PyTorch-only loss: ``size_average``, ``reduce`` and ``reduction`` in PyTorch's order."""
+
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean"):
+        super().__init__(reduction, size_average, reduce)
+
+
+class KLDivLoss(_Loss):
+    """Kullback-Leibler divergence of log-probabilities ``input`` from ``target``.
+
+    ``reduction='batchmean'`` divides the sum by the batch size (the KL
+    divergence); ``log_target=True`` takes ``target`` as log-probabilities.
+
+    Example:
+        >>> import unigrad as ug
+        >>> loss = ug.nn.KLDivLoss(reduction="batchmean", log_target=True)
+        >>> loss(ug.log(ug.tensor([[0.5, 0.5]])), ug.log(ug.tensor([[0.25, 0.75]])))
+        tensor(0.1308)
+    """
+
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean",
+                 log_target: bool = False):
+        if reduction in _KL_REDUCTIONS and size_average is None and reduce is None:
+            Cell.__init__(self)
+            self.reduction = reduction
+        else:
+            super().__init__(reduction, size_average, reduce)
+        self.log_target = log_target
+
+    def construct(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class PoissonNLLLoss(_TorchLoss):
+    """Poisson negative log likelihood (see ``F.poisson_nll_loss``).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.PoissonNLLLoss()(ug.tensor([0.0, 1.0]), ug.tensor([1.0, 2.0]))
+        tensor(0.8591)
+    """
+
+    def __init__(self, log_input: bool = True, full: bool = False, size_average=None,
+                 eps: float = 1e-8, reduce=None, reduction: str = "mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.log_input = log_input
+        self.full = full
+        self.eps = eps
+
+    def construct(self, log_input: Tensor, target: Tensor) -> Tensor:
+        return F.poisson_nll_loss(log_input, target, log_input=self.log_input, full=self.full,
+                                  eps=self.eps, reduction=self.reduction)
+
+
+class GaussianNLLLoss(_Loss):
+    """Gaussian negative log likelihood with predicted variances (see ``F.gaussian_nll_loss``).
+
+    Example:
+        >>> import unigrad as ug
+        >>> loss = ug.nn.GaussianNLLLoss()
+        >>> loss(ug.tensor([1.0, 3.0]), ug.tensor([0.0, 1.0]), ug.tensor([1.0, 2.0]))
+        tensor(0.9233)
+    """
+
+    def __init__(self, *, full: bool = False, eps: float = 1e-6, reduction: str = "mean"):
+        super().__init__(reduction)
+        self.full = full
+        self.eps = eps
+
+    def construct(self, input: Tensor, target: Tensor, var) -> Tensor:
+        return F.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps,
+                                   reduction=self.reduction)
+
+
+class _MarginLoss(_TorchLoss):
+    """Holds ``margin`` (first, as in PyTorch) and the reduction."""
+
+    def __init__(self, margin: float, size_average=None, reduce=None,
+                 reduction: str = "mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+
+class MarginRankingLoss(_MarginLoss):
+    """``max(0, -y * (x1 - x2) + margin)`` (see ``F.margin_ranking_loss``).
+
+    Example:
+        >>> import unigrad as ug
+        >>> loss = ug.nn.MarginRankingLoss(margin=0.5)
+        >>> loss(ug.tensor([1.0, 1.0]), ug.tensor([0.0, 0.0]), ug.tensor([1.0, -1.0]))
+        tensor(0.7500)
+    """
+
+    def __init__(self, margin: float = 0.0, size_average=None, reduce=None,
+                 reduction: str = "mean"):
+        super().__init__(margin, size_average, reduce, reduction)
+
+    def construct(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+        return F.margin_ranking_loss(input1, input2, target, margin=self.margin,
+                                     reduction=self.reduction)
+
+
+class HingeEmbeddingLoss(_MarginLoss):
+    """``x`` where ``y`` is 1, ``max(0, margin - x)`` where ``y`` is -1.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.HingeEmbeddingLoss()(ug.tensor([0.3, 0.3]), ug.tensor([1.0, -1.0]))
+        tensor(0.5000)
+    """
+
+    def __init__(self, margin: float = 1.0, size_average=None, reduce=None,
+                 reduction: str = "mean"):
+        super().__init__(margin, size_average, reduce, reduction)
+
+    def construct(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.hinge_embedding_loss(input, target, margin=self.margin,
+                                      reduction=self.reduction)
+
+
+class CosineEmbeddingLoss(_MarginLoss):
+    """``1 - cos(x1, x2)`` where ``y`` is 1, ``max(0, cos(x1, x2) - margin)`` where -1.
+
+    Example:
+        >>> import unigrad as ug
+        >>> loss = ug.nn.CosineEmbeddingLoss()
+        >>> loss(ug.tensor([[1.0, 0.0]]), ug.tensor([[0.0, 1.0]]), ug.tensor([1]))
+        tensor(1.)
+    """
+
+    def __init__(self, margin: float = 0.0, size_average=None, reduce=None,
+                 reduction: str = "mean"):
+        super().__init__(margin, size_average, reduce, reduction)
+
+    def construct(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+        return F.cosine_embedding_loss(input1, input2, target, margin=self.margin,
+                                       reduction=self.reduction)
+
+
+class TripletMarginLoss(_MarginLoss):
+    """``max(d(a, p) - d(a, n) + margin, 0)`` with the p-norm distance ``d``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> loss = ug.nn.TripletMarginLoss(eps=0.0)
+        >>> loss(ug.tensor([[0.0, 0.0]]), ug.tensor([[3.0, 4.0]]), ug.tensor([[0.0, 1.0]]))
+        tensor(5.)
+    """
+
+    def __init__(self, margin: float = 1.0, p: float = 2.0, eps: float = 1e-6,
+                 swap: bool = False, size_average=None, reduce=None, reduction: str = "mean"):
+        super().__init__(margin, size_average, reduce, reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginLoss: expected margin to be greater than 0, got "
+                             f"{margin} instead")
+        self.p = p
+        self.eps = eps
+        self.swap = swap
+
+    def construct(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        return F.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p,
+                                     eps=self.eps, swap=self.swap, reduction=self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    """:class:`TripletMarginLoss` with any ``distance_function(x1, x2)``.
+
+    The default distance is a :class:`PairwiseDistance` submodule, as in PyTorch.
+
+    Example:
+        >>> import unigrad as ug
+        >>> loss = ug.nn.TripletMarginWithDistanceLoss(
+        ...     distance_function=lambda x1, x2: (x1 - x2).abs().sum(-1))
+        >>> loss(ug.zeros(1, 2), ug.ones(1, 2), ug.zeros(1, 2))
+        tensor(3.)
+    """
+
+    def __init__(self, *, distance_function: Callable | None = None, margin: float = 1.0,
+                 swap: bool = False, reduction: str = "mean"):
+        super().__init__(reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater "
+                             f"than 0, got {margin} instead")
+        self.distance_function = (PairwiseDistance() if distance_function is None
+                                  else distance_function)
+        self.margin = margin
+        self.swap = swap
+
+    def construct(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        return F.triplet_margin_with_distance_loss(
+            anchor, positive, negative, distance_function=self.distance_function,
+            margin=self.margin, swap=self.swap, reduction=self.reduction)
+
+
+class MultiMarginLoss(_TorchLoss):
+    """Multi-class hinge loss (see ``F.multi_margin_loss``); ``weight`` is a buffer.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.MultiMarginLoss()(ug.tensor([[0.1, 0.2, 0.4, 0.8]]), ug.tensor([3]))
+        tensor(0.3250)
+    """
+
+    def __init__(self, p: int = 1, margin: float = 1.0, weight: Tensor | None = None,
+                 size_average=None, reduce=None, reduction: str = "mean"):
+        super().__init__(size_average, reduce, reduction)
+        if p != 1 and p != 2:
+            raise ValueError("only p == 1 and p == 2 supported")
+        if weight is not None and weight.ndim != 1:
+            raise ValueError(f"MultiMarginLoss: expected weight to be None or 1D tensor, got "
+                             f"{weight.ndim}D instead")
+        self.register_buffer("weight", _optional_tensor(weight, "weight", "MultiMarginLoss"))
+        self.p = p
+        self.margin = margin
+
+    def construct(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.multi_margin_loss(input, target, p=self.p, margin=self.margin,
+                                   weight=self.weight, reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_TorchLoss):
+    """Multi-label hinge loss over ``-1``-terminated target class lists.
+
+    Example:
+        >>> import unigrad as ug
+        >>> loss = ug.nn.MultiLabelMarginLoss()
+        >>> loss(ug.tensor([[0.1, 0.2, 0.4, 0.8]]), ug.tensor([[3, 0, -1, 1]]))
+        tensor(0.8500)
+    """
+
+    def construct(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_TorchLoss):
+    """Per-class logistic losses averaged over the classes; ``weight`` is a buffer.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.MultiLabelSoftMarginLoss()(ug.tensor([[0.0, 2.0]]), ug.tensor([[1.0, 0.0]]))
+        tensor(1.4100)
+    """
+
+    def __init__(self, weight: Tensor | None = None, size_average=None, reduce=None,
+                 reduction: str = "mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", _optional_tensor(weight, "weight",
+                                                        "MultiLabelSoftMarginLoss"))
+
+    def construct(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.multilabel_soft_margin_loss(input, target, weight=self.weight,
+                                             reduction=self.reduction)
+
+
+class SoftMarginLoss(_TorchLoss):
+    """Two-class logistic loss ``log(1 + exp(-y * x))``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.SoftMarginLoss()(ug.tensor([0.0, 2.0]), ug.tensor([1.0, -1.0]))
+        tensor(1.4100)
+    """
+
+    def construct(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    """Connectionist temporal classification loss (see ``F.ctc_loss``).
+
+    Example:
+        >>> import unigrad as ug
+        >>> log_probs = ug.log(ug.full((2, 1, 2), 0.5))
+        >>> ug.nn.CTCLoss(reduction="sum")(log_probs, ug.tensor([[1]]), [2], [1])
+        tensor(0.2877)
+    """
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False):
+        super().__init__(reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def construct(self, log_probs: Tensor, targets: Tensor, input_lengths,
+                  target_lengths) -> Tensor:
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                          self.reduction, self.zero_infinity)
+
+
+class NLLLoss2d(NLLLoss):
+    """PyTorch's deprecated alias of :class:`NLLLoss` (warns ``FutureWarning``).
+
+    Example:
+        >>> import warnings
+        >>> import unigrad as ug
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     loss = ug.nn.NLLLoss2d()
+        >>> loss(ug.tensor([[-0.5, -1.0]]), ug.tensor([1]))
+        tensor(1.)
+    """
+
+    def __init__(self, weight: Tensor | None = None, size_average=None,
+                 ignore_index: int = -100, reduce=None, reduction: str = "mean"):
+        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a "
+                      "drop-in replacement and see https://pytorch.org/docs/main/nn.html"
+                      "#torch.nn.NLLLoss for more details.", FutureWarning, stacklevel=2)
+        super().__init__(weight, ignore_index, reduction, size_average=size_average,
+                         reduce=reduce)
+
+
 class SoftmaxCrossEntropyWithLogits(_Loss):
     """MindSpore's softmax cross entropy: ``-sum(labels * log_softmax(logits), -1)``.
 
@@ -309,4 +611,8 @@ class SoftmaxCrossEntropyWithLogits(_Loss):
 
 
 __all__ = ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "NLLLoss", "CrossEntropyLoss",
-           "BCELoss", "BCEWithLogitsLoss", "SoftmaxCrossEntropyWithLogits"]
+           "BCELoss", "BCEWithLogitsLoss", "KLDivLoss", "PoissonNLLLoss", "GaussianNLLLoss",
+           "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
+           "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelMarginLoss",
+           "MultiLabelSoftMarginLoss", "SoftMarginLoss", "CTCLoss", "NLLLoss2d",
+           "SoftmaxCrossEntropyWithLogits"]

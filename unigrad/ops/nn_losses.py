@@ -15,6 +15,7 @@ Example:
 
 from __future__ import annotations
 
+import builtins
 import math
 import warnings
 
@@ -28,11 +29,14 @@ from ..tensor import Tensor
 from ._dtypes import float_operand
 from ._primitive import Primitive, bind
 from ._shape_rules import elementwise_rule, shape_of
-from .elementwise import abs, log, log1p, maximum, where
-from .nn_activations import log_softmax, logsigmoid
-from .reduce import mean, sum
+from .elementwise import abs, clip, exp, log, log1p, maximum, minimum, relu, sqrt, where
+from .elementwise_math import xlogy
+from .indexing import gather
+from .nn_activations import log_softmax, logsigmoid, one_hot
+from .nn_distance import pairwise_distance
+from .reduce import cumsum, mean, sum
 from .registry import op
-from .shape import reshape
+from .shape import cat, reshape, unsqueeze
 
 _local = _state.local
 
@@ -44,7 +48,10 @@ def _reduction(reduction: str, size_average=None, reduce=None) -> str:
     if size_average is not None or reduce is not None:
         size_average = True if size_average is None else size_average
         reduce = True if reduce is None else reduce
-        return "none" if not reduce else ("mean" if size_average else "sum")
+        legacy = "none" if not reduce else ("mean" if size_average else "sum")
+        warnings.warn(f"size_average and reduce args will be deprecated, please use "
+                      f"reduction='{legacy}' instead.", stacklevel=3)
+        return legacy
     if reduction not in _REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
     return reduction
@@ -414,5 +421,626 @@ def _probability_cross_entropy(input, target, weight, ignore_index, reduction, l
     return total / float(count) if count else total * float("nan")
 
 
+# ----------------------------------------------------------------------------- regression
+
+def _check_positive_width(value: float, name: str, loss: str, strict: bool) -> None:
+    if value < 0 or (strict and value == 0):
+        kind = "non-positive" if strict else "negative"
+        raise RuntimeError(f"{loss} does not support {kind} values for {name}.")
+
+
+@op(autocast="float32")
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean",
+                   beta: float = 1.0):
+    """``0.5 d ** 2 / beta`` where ``|d| < beta``, ``|d| - 0.5 beta`` elsewhere (``d = x - y``).
+
+    ``beta=0`` is the L1 loss.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.smooth_l1_loss(ug.tensor([0.5, 3.0]), ug.zeros(2), reduction="none")
+        tensor([0.1250, 2.5000])
+    """
+    _warn_broadcast(input, target)
+    reduction = _reduction(reduction, size_average, reduce)
+    _check_positive_width(beta, "beta", "smooth_l1_loss", strict=False)
+    difference = input - target
+    distance = abs(difference)
+    if beta == 0.0:
+        return _reduce(distance, reduction)
+    loss = where(distance < beta, difference * difference * (0.5 / beta), distance - 0.5 * beta)
+    return _reduce(loss, reduction)
+
+
+@op(autocast="float32")
+def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None):
+    """``0.5 d ** 2`` where ``|d| < delta``, ``delta (|d| - 0.5 delta)`` elsewhere.
+
+    ``weight`` (the input's shape) multiplies each element before the
+    reduction (a plain mean).
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.huber_loss(ug.tensor([1.0, 4.0]), ug.zeros(2), delta=2.0)
+        tensor(3.2500)
+    """
+    _warn_broadcast(input, target)
+    reduction = _reduction(reduction)
+    _check_positive_width(delta, "delta", "huber_loss", strict=True)
+    difference = input - target
+    distance = abs(difference)
+    loss = where(distance < delta, difference * difference * 0.5, (distance - 0.5 * delta) * delta)
+    if weight is not None:
+        if tuple(weight.shape) != tuple(input.shape):
+            raise ValueError("Weights and input must have the same size.")
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+_KL_REDUCTIONS = _REDUCTIONS + ("batchmean",)
+
+
+@op(autocast="float32")
+def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean",
+           log_target: bool = False):
+    """Kullback-Leibler divergence ``target * (log(target) - input)`` of log-probabilities.
+
+    ``log_target=True`` takes ``target`` as log-probabilities too.
+    ``reduction='batchmean'`` divides the sum by the batch size (the KL
+    divergence); ``'mean'`` divides by the number of elements (with
+    PyTorch's warning).
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> log_q = ug.log(ug.tensor([[0.5, 0.5]]))
+        >>> F.kl_div(log_q, ug.tensor([[0.25, 0.75]]), reduction="batchmean")
+        tensor(0.1308)
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(reduction, size_average, reduce)
+    elif reduction not in _KL_REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    elif reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
+                      "support size.'batchmean' divides only by the batch size, and aligns with "
+                      "the KL div math definition.'mean' will be changed to behave the same as "
+                      "'batchmean' in the next major release.", stacklevel=3)
+    if log_target:
+        loss = exp(target) * (target - input)
+    else:
+        loss = xlogy(target, target) - target * input
+    if reduction != "batchmean":
+        return _reduce(loss, reduction)
+    total = sum(loss)
+    return total / input.shape[0] if len(input.shape) else total
+
+
+_STIRLING_HALF_LOG = 0.5 * math.log(2.0 * math.pi)
+
+
+@op(autocast="float32")
+def poisson_nll_loss(input, target, log_input: bool = True, full: bool = False,
+                     size_average=None, eps: float = 1e-8, reduce=None,
+                     reduction: str = "mean"):
+    """Negative log likelihood of ``target ~ Poisson(rate)``, dropping ``log(target!)``.
+
+    With ``log_input`` the input is ``log(rate)`` (``exp(input) - target *
+    input``), else the rate itself (``input - target * log(input + eps)``).
+    ``full`` adds Stirling's approximation of ``log(target!)`` where ``target > 1``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.poisson_nll_loss(ug.tensor([0.0, 1.0]), ug.tensor([1.0, 2.0]))
+        tensor(0.8591)
+    """
+    reduction = _reduction(reduction, size_average, reduce)
+    if log_input:
+        loss = exp(input) - target * input
+    else:
+        loss = input - target * log(input + eps)
+    if full:
+        counted = target > 1
+        safe = where(counted, target, 2.0)
+        stirling = safe * log(safe) - safe + 0.5 * log(safe) + _STIRLING_HALF_LOG
+        loss = loss + where(counted, stirling, 0.0)
+    return _reduce(loss, reduction)
+
+
+def _gaussian_variance(input, var):
+    """``var`` shaped to broadcast against ``input`` by PyTorch's homoscedastic rules."""
+    input_shape, var_shape = tuple(input.shape), tuple(var.shape)
+    if var_shape == input_shape:
+        return var
+    if input_shape[:-1] == var_shape:
+        return unsqueeze(var, -1)
+    mismatched = [size for ours, size in zip(input_shape, var_shape) if ours != size]
+    if len(input_shape) == len(var_shape) and builtins.sum(mismatched) == 1:
+        return var
+    raise ValueError("var is of incorrect size")
+
+
+@op(autocast="float32")
+def gaussian_nll_loss(input, target, var, full: bool = False, eps: float = 1e-6,
+                      reduction: str = "mean"):
+    """Gaussian negative log likelihood ``0.5 (log(var) + (input - target) ** 2 / var)``.
+
+    ``var`` has the input's shape, or one dimension fewer (or one of size 1)
+    for a variance shared along it, or is a non-negative float. It is
+    clamped below at ``eps`` (the gradient passes through the clamp).
+    ``full`` adds ``0.5 log(2 pi)``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.gaussian_nll_loss(ug.tensor([1.0, 3.0]), ug.tensor([0.0, 1.0]), ug.tensor([1.0, 2.0]))
+        tensor(0.9233)
+    """
+    if isinstance(var, Tensor):
+        data = var._data
+        if has_values(data) and bool((backend.to_numpy(data) < 0).any()):
+            raise ValueError("var has negative entry/entries")
+        var = _gaussian_variance(input, var)
+    else:
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = float_operand(input).detach() * 0.0 + float(var)
+    if reduction not in _REDUCTIONS:
+        raise ValueError(reduction + " is not valid")
+    var = var + (clip(var, min=eps) - var).detach()  # clamped values, identity gradient
+    difference = input - target
+    loss = (log(var) + difference * difference / var) * 0.5
+    if full:
+        loss = loss + _STIRLING_HALF_LOG
+    return _reduce(loss, reduction)
+
+
+# ----------------------------------------------------------------------------- margins
+
+def _check_same_ndim(loss: str, **tensors) -> None:
+    if len({len(tensor.shape) for tensor in tensors.values()}) > 1:
+        sizes = ", ".join(f"{name}: {_size_text(tensor)}" for name, tensor in tensors.items())
+        raise RuntimeError(f"{loss} : All input tensors should have same dimension but got "
+                           f"sizes: {sizes} ")
+
+
+def _size_text(tensor) -> str:
+    return f"torch.Size({list(tensor.shape)})"
+
+
+@op(autocast="float32")
+def margin_ranking_loss(input1, input2, target, margin: float = 0, size_average=None,
+                        reduce=None, reduction: str = "mean"):
+    """``max(0, -target * (input1 - input2) + margin)``: ranks ``input1`` above ``input2``
+    where ``target`` is 1, below where it is -1.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.margin_ranking_loss(ug.tensor([1.0, 1.0]), ug.tensor([0.0, 0.0]),
+        ...                       ug.tensor([1.0, -1.0]), reduction="none")
+        tensor([0., 1.])
+    """
+    reduction = _reduction(reduction, size_average, reduce)
+    _check_same_ndim("margin_ranking_loss", input1=input1, input2=input2, target=target)
+    return _reduce(clip(-target * (input1 - input2) + margin, min=0.0), reduction)
+
+
+@op(autocast="float32")
+def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None,
+                         reduction: str = "mean"):
+    """``input`` where ``target`` is 1, ``max(0, margin - input)`` where it is -1.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.hinge_embedding_loss(ug.tensor([0.3, 0.3]), ug.tensor([1.0, -1.0]),
+        ...                        reduction="none")
+        tensor([0.3000, 0.7000])
+    """
+    reduction = _reduction(reduction, size_average, reduce)
+    margin_part = where(target != 1, clip(margin - input, min=0.0), 0.0)
+    return _reduce(margin_part + where(target != -1, input, 0.0), reduction)
+
+
+@op(autocast="float32")
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):
+    """Two-class logistic loss ``log(1 + exp(-target * input))`` with targets in {1, -1}.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.soft_margin_loss(ug.tensor([0.0, 2.0]), ug.tensor([1.0, -1.0]))
+        tensor(1.4100)
+    """
+    reduction = _reduction(reduction, size_average, reduce)
+    return _reduce(-logsigmoid(input * target), reduction)
+
+
+@op(autocast="float32")
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction: str = "mean"):
+    """Per-class logistic losses against 0/1 ``target``, averaged over the classes (last dim).
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.multilabel_soft_margin_loss(ug.tensor([[0.0, 2.0]]), ug.tensor([[1.0, 0.0]]))
+        tensor(1.4100)
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(reduction, size_average, reduce)
+    elif reduction not in _REDUCTIONS:
+        raise ValueError(reduction + " is not valid")
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = len(input.shape) - 1
+    return _reduce(sum(loss, dim=class_dim) / input.shape[class_dim], reduction)
+
+
+_COSINE_EPSILON = 1e-12
+
+
+@op(autocast="float32")
+def cosine_embedding_loss(input1, input2, target, margin: float = 0, size_average=None,
+                          reduce=None, reduction: str = "mean"):
+    """``1 - cos(input1, input2)`` where ``target`` is 1, ``max(0, cos - margin)`` where -1.
+
+    Rows of 2-D inputs pair with a 1-D ``target``; 1-D inputs with a 0-D one.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> a, b = ug.tensor([[1.0, 0.0], [1.0, 1.0]]), ug.tensor([[0.0, 1.0], [1.0, 1.0]])
+        >>> F.cosine_embedding_loss(a, b, ug.tensor([1, -1]), reduction="none")
+        tensor([1., 1.])
+    """
+    reduction = _reduction(reduction, size_average, reduce)
+    axis = len(target.shape)
+    if axis > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if len(input1.shape) != axis + 1 or len(input2.shape) != axis + 1:
+        raise RuntimeError(f"{axis}D target tensor expects {axis + 1}D input tensors, but found "
+                           f"inputs with sizes {list(input1.shape)} and {list(input2.shape)}.")
+    products = sum(input1 * input2, dim=axis)
+    squares1 = sum(input1 * input1, dim=axis) + _COSINE_EPSILON
+    squares2 = sum(input2 * input2, dim=axis) + _COSINE_EPSILON
+    cosine = products / sqrt(squares1 * squares2)
+    loss = where(target == 1, 1 - cosine, 0.0) + where(target == -1,
+                                                        clip(cosine - margin, min=0.0), 0.0)
+    return _reduce(loss, reduction)
+
+
+def _check_triplet_inputs(margin: float, anchor, positive, negative) -> None:
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    dims = [len(tensor.shape) for tensor in (anchor, positive, negative)]
+    if len(set(dims)) > 1:
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the "
+                           f"same number of dimensions, but got: anchor {dims[0]}D, positive "
+                           f"{dims[1]}D, and negative {dims[2]}D inputs")
+
+
+def _triplet_loss(distance, anchor, positive, negative, margin: float, swap: bool,
+                  reduction: str):
+    positive_distance = distance(anchor, positive)
+    negative_distance = distance(anchor, negative)
+    if swap:
+        negative_distance = minimum(negative_distance, distance(positive, negative))
+    return _reduce(clip(positive_distance - negative_distance + margin, min=0.0), reduction)
+
+
+@op(autocast="float32")
+def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2,
+                        eps: float = 1e-6, swap: bool = False, size_average=None, reduce=None,
+                        reduction: str = "mean"):
+    """``max(d(anchor, positive) - d(anchor, negative) + margin, 0)``, ``d`` the p-norm distance.
+
+    ``d`` is :func:`pairwise_distance` (``p``, ``eps``); ``swap`` uses the
+    smaller of ``d(anchor, negative)`` and ``d(positive, negative)``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> anchor, positive = ug.tensor([[0.0, 0.0]]), ug.tensor([[3.0, 4.0]])
+        >>> F.triplet_margin_loss(anchor, positive, ug.tensor([[0.0, 1.0]]), eps=0.0)
+        tensor(5.)
+    """
+    reduction = _reduction(reduction, size_average, reduce)
+    _check_triplet_inputs(margin, anchor, positive, negative)
+
+    def distance(x1, x2):
+        return pairwise_distance(x1, x2, p, eps)
+    return _triplet_loss(distance, anchor, positive, negative, margin, swap, reduction)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+                                      margin: float = 1.0, swap: bool = False,
+                                      reduction: str = "mean"):
+    """:func:`triplet_margin_loss` with any ``distance_function(x1, x2)`` (default
+    :func:`pairwise_distance`).
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> def l1(x1, x2):
+        ...     return (x1 - x2).abs().sum(-1)
+        >>> F.triplet_margin_with_distance_loss(ug.zeros(1, 2), ug.ones(1, 2), ug.zeros(1, 2),
+        ...                                     distance_function=l1)
+        tensor(3.)
+    """
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _check_triplet_inputs(margin, anchor, positive, negative)
+    distance = pairwise_distance if distance_function is None else distance_function
+    return _triplet_loss(distance, anchor, positive, negative, margin, swap, reduction)
+
+
+# ----------------------------------------------------------------------------- multi-class margins
+
+def _margin_rows(input):
+    """``input`` as ``(N, C)`` rows: a 1-D input is one row, a 0-D one a row of one class."""
+    shape = tuple(input.shape)
+    if len(shape) > 2 or shape == (0,):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: {list(shape)}")
+    return input if len(shape) == 2 else reshape(input, (1, max(math.prod(shape), 1)))
+
+
+def _check_known_targets(target, low: int, high: int, message: str) -> None:
+    data = _data(target)
+    if data.size and has_values(data):
+        host = backend.to_numpy(data)
+        if int(host.min()) < low or int(host.max()) >= high:
+            raise RuntimeError(message)
+
+
+@op(autocast="float32")
+def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=None,
+                      size_average=None, reduce=None, reduction: str = "mean"):
+    """Multi-class hinge loss: ``sum_j max(0, margin - x[y] + x[j]) ** p / C`` over ``j != y``.
+
+    ``input`` is ``(N, C)`` or ``(C,)``, ``target`` the class indices;
+    ``weight`` rescales by the target class.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.multi_margin_loss(ug.tensor([[0.1, 0.2, 0.4, 0.8]]), ug.tensor([3]))
+        tensor(0.3250)
+    """
+    reduction = _reduction(reduction, size_average, reduce)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and len(weight.shape) != 1:
+        raise ValueError("weight must be one-dimensional")
+    rows = _margin_rows(input)
+    count, classes = rows.shape
+    if len(target.shape) > 1 or math.prod(target.shape) != count:
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to "
+                           f"the number of input samples (batch size). Expected target size "
+                           f"[{count}], but got {list(target.shape)}. Input has shape "
+                           f"{list(input.shape)}.")
+    if weight is not None and tuple(weight.shape) != (classes,):
+        raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
+                           f"{list(weight.shape)}")
+    _check_known_targets(target, 0, classes, "target out of range")
+    index = reshape(target, (count, 1))
+    hinge = relu(rows - gather(rows, 1, index) + margin)
+    if p == 2:
+        hinge = hinge * hinge
+    if weight is not None:
+        hinge = hinge * gather(_detached(weight), 0, reshape(target, (count,)))[:, None]
+    hinge = where(one_hot(reshape(target, (count,)), classes) == 1, 0.0, hinge)
+    loss = sum(hinge, dim=1) / classes
+    return _reduce(loss if len(input.shape) == 2 else reshape(loss, tuple(target.shape)),
+                   reduction)
+
+
+@op(autocast="float32")
+def multilabel_margin_loss(input, target, size_average=None, reduce=None,
+                           reduction: str = "mean"):
+    """Multi-label hinge loss ``sum_{j, k} max(0, 1 - (x[y_j] - x[k])) / C``.
+
+    ``target`` (the input's shape) lists each row's target classes first,
+    ended by -1; ``k`` runs over the non-target classes.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.multilabel_margin_loss(ug.tensor([[0.1, 0.2, 0.4, 0.8]]),
+        ...                          ug.tensor([[3, 0, -1, 1]]))
+        tensor(0.8500)
+    """
+    reduction = _reduction(reduction, size_average, reduce)
+    rows = _margin_rows(input)
+    if tuple(target.shape) != tuple(input.shape):
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
+                           f"{list(input.shape)}")
+    classes = rows.shape[1]
+    _check_known_targets(target, -1, classes, "argument #2 'target' is out of range")
+    labels = reshape(target, tuple(rows.shape))
+    listed = cumsum((labels < 0).long(), dim=1) == 0  # before each row's first -1
+    hot = one_hot(where(listed, labels, classes), classes + 1)[..., :classes]
+    others = sum(hot, dim=1) == 0  # (N, C): classes that are not targets
+    scores = gather(rows, 1, where(listed, labels, 0))
+    hinge = relu(unsqueeze(rows, 1) - unsqueeze(scores, 2) + 1.0)
+    pairs = unsqueeze(listed, 2) & unsqueeze(others, 1)
+    loss = sum(where(pairs, hinge, 0.0), dim=(1, 2)) / classes
+    return _reduce(loss if len(input.shape) == 2 else reshape(loss, ()), reduction)
+
+
+# ----------------------------------------------------------------------------- ctc
+
+# The log-probability of unreachable alignment states: finite, so that the log-sum-exp of
+# unreachable states (and its gradient) stays finite; a final value below half of it means
+# no alignment exists (an infinite loss).
+_UNREACHABLE = -1e30
+
+
+def _host_integers(value, name: str) -> np.ndarray:
+    """The values of an integer tensor or sequence ``value`` on the host, as int64."""
+    if isinstance(value, Tensor):
+        data = value._data
+        trace = _local.trace
+        if trace is not None:
+            data = trace.read(value)
+        if hasattr(data, "__unigrad_abstract__"):
+            raise RuntimeError(f"ctc_loss: the values of '{name}' are needed to lay out the "
+                               f"alignments, but they are not known here (traced or batched)")
+        return backend.to_numpy(data).astype(np.int64)
+    return np.asarray(value, dtype=np.int64)
+
+
+def _ctc_layout(log_probs, targets, input_lengths, target_lengths, blank: int,
+                unbatched: bool):
+    """Host arrays: the padded targets ``(N, S)`` and the lengths, checked as PyTorch does."""
+    steps, batch, classes = log_probs.shape
+    labels = _host_integers(targets, "targets")
+    inputs = _host_integers(input_lengths, "input_lengths").reshape(-1)
+    lengths = _host_integers(target_lengths, "target_lengths").reshape(-1)
+    if inputs.size != batch:
+        raise RuntimeError("input_lengths must be of size batch_size")
+    if lengths.size != batch:
+        raise RuntimeError("target_lengths must be of size batch_size")
+    if not 0 <= blank < classes:
+        raise RuntimeError("blank must be in label range")
+    if inputs.size and int(inputs.max()) > steps:
+        raise RuntimeError(f"Expected input_lengths to have value at most {steps}, but got "
+                           f"value {int(inputs.max())} (while checking arguments for "
+                           f"ctc_loss_allocate_outputs)")
+    if unbatched:
+        labels = labels.reshape(1, -1)
+    if labels.ndim == 1:  # the targets of all samples, concatenated
+        if labels.size != int(lengths.sum()):
+            raise RuntimeError(f"Expected tensor to have size {int(lengths.sum())} at dimension "
+                               f"0, but got size {labels.size} for argument #2 'targets' (while "
+                               f"checking arguments for ctc_loss_allocate_outputs)")
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        padded = np.full((batch, int(lengths.max(initial=0))), blank, dtype=np.int64)
+        for row, (start, length) in enumerate(zip(starts, lengths)):
+            padded[row, :length] = labels[start:start + length]
+        return padded, inputs, lengths
+    if lengths.size and int(lengths.max()) > labels.shape[1]:
+        raise RuntimeError(f"Expected tensor to have size at least {int(lengths.max())} at "
+                           f"dimension 1, but got size {labels.shape[1]} for argument #2 "
+                           f"'targets' (while checking arguments for ctc_loss_allocate_outputs)")
+    return labels, inputs, lengths
+
+
+def _extended_labels(labels: np.ndarray, lengths: np.ndarray, blank: int):
+    """Blank-interleaved labels ``(N, 2S + 1)`` and where a state may skip the one before."""
+    batch, width = labels.shape[0], 2 * labels.shape[1] + 1
+    extended = np.full((batch, width), blank, dtype=np.int64)
+    extended[:, 1::2] = labels
+    extended[np.arange(width)[None, :] >= 2 * lengths[:, None] + 1] = blank
+    skip = np.zeros((batch, width), dtype=bool)
+    skip[:, 2:] = extended[:, 2:] != extended[:, :-2]  # even (blank) states never skip
+    return extended, skip
+
+
+def _log_add3(first, second, third):
+    top = maximum(maximum(first, second), third).detach()
+    return log(exp(first - top) + exp(second - top) + exp(third - top)) + top
+
+
+def _shifted_states(alpha, by: int, filler):
+    """``alpha`` moved ``by`` states right along the last axis, ``filler`` entering."""
+    return cat((filler[:, :by], alpha[:, :-by]), dim=1)
+
+
+def _ctc_negative_log_likelihood(log_probs, extended, skip, inputs, lengths):
+    """``-log p(target | input)`` per sample by the forward (alpha) recursion in log space."""
+    steps, batch, _ = log_probs.shape
+    width = extended.shape[1]
+    dtype = _data(log_probs).dtype
+    index = Tensor(np.broadcast_to(extended[None], (steps, batch, width)).copy())
+    emissions = gather(log_probs, 2, index)  # (T, N, 2S + 1)
+    filler = Tensor(np.full((batch, width), _UNREACHABLE, dtype=dtype))
+    start = np.full((batch, width), _UNREACHABLE, dtype=dtype)
+    start[:, :2] = 0.0
+    start[lengths == 0, 1] = _UNREACHABLE
+    alpha = emissions[0] + Tensor(start)
+    skip_mask = Tensor(skip)
+    for step in range(1, steps):
+        moved = where(skip_mask, _shifted_states(alpha, 2, filler), filler) if width > 2 \
+            else filler
+        advanced = emissions[step] + _log_add3(alpha, _shifted_states(alpha, 1, filler), moved)
+        running = Tensor((inputs > step)[:, None])
+        alpha = where(running, advanced, alpha)
+    last = np.stack([2 * lengths, np.maximum(2 * lengths - 1, 0)], axis=1)
+    ends = gather(alpha, 1, Tensor(last))
+    ends = where(Tensor(np.stack([np.ones_like(lengths, bool), lengths > 0], axis=1)), ends,
+                 _UNREACHABLE)
+    top = maximum(ends[:, 0], ends[:, 1]).detach()
+    total = log(exp(ends[:, 0] - top) + exp(ends[:, 1] - top)) + top
+    empty_input = Tensor(np.where(lengths == 0, 0.0, _UNREACHABLE).astype(dtype))
+    return -where(Tensor(inputs > 0), total, empty_input)
+
+
+def _torch_ctc_gradient_term(log_probs, inputs):
+    """Zero, with gradient ``exp(log_probs)`` at the steps inside each input (per sample).
+
+    PyTorch's CTC backward adds this term (it presumes ``log_probs`` come from
+    ``log_softmax``, through which it cancels); it is reproduced for equal gradients.
+    """
+    probabilities = exp(log_probs)
+    steps = log_probs.shape[0]
+    inside = Tensor((np.arange(steps)[:, None] < inputs[None, :])[..., None])
+    counted = where(inside, probabilities - probabilities.detach(), 0.0)
+    return sum(counted, dim=(0, 2))
+
+
+@op(autocast="float32")
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank: int = 0,
+             reduction: str = "mean", zero_infinity: bool = False):
+    """Connectionist temporal classification loss of ``log_probs`` against unaligned targets.
+
+    ``log_probs`` is ``(T, N, C)`` (or ``(T, C)`` unbatched) log-probabilities;
+    ``targets`` is ``(N, S)`` padded or the concatenated 1-D targets;
+    ``input_lengths``/``target_lengths`` (tensors or sequences of ints) give
+    each sample's lengths. ``'mean'`` divides each loss by its target length
+    before averaging; ``zero_infinity`` zeroes infinite losses (no alignment)
+    and their gradients. Gradients equal PyTorch's.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> log_probs = ug.log(ug.full((2, 1, 2), 0.5))
+        >>> F.ctc_loss(log_probs, ug.tensor([[1]]), [2], [1], reduction="sum")
+        tensor(0.2877)
+    """
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    unbatched = len(log_probs.shape) == 2
+    if unbatched:
+        log_probs = unsqueeze(log_probs, 1)
+    elif len(log_probs.shape) != 3:
+        raise RuntimeError(f"ctc_loss: expected log_probs to be 2-D (T, C) or 3-D (T, N, C), "
+                           f"got shape {list(log_probs.shape)}")
+    log_probs = float_operand(log_probs)
+    labels, inputs, lengths = _ctc_layout(log_probs, targets, input_lengths, target_lengths,
+                                          blank, unbatched)
+    extended, skip = _extended_labels(labels, lengths, blank)
+    loss = _ctc_negative_log_likelihood(log_probs, extended, skip, inputs, lengths)
+    feasible = loss < -0.5 * _UNREACHABLE
+    loss = where(feasible, loss + _torch_ctc_gradient_term(log_probs, inputs), float("inf"))
+    if zero_infinity:
+        loss = where(feasible, loss, 0.0)
+    if reduction == "mean":
+        return mean(loss / Tensor(np.maximum(lengths, 1).astype(_data(loss).dtype)))
+    if reduction == "sum":
+        return sum(loss)
+    return reshape(loss, ()) if unbatched else loss
+
+
 __all__ = ["mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "nll_loss", "cross_entropy"]
+           "nll_loss", "cross_entropy", "smooth_l1_loss", "huber_loss", "kl_div",
+           "poisson_nll_loss", "gaussian_nll_loss", "margin_ranking_loss", "hinge_embedding_loss",
+           "soft_margin_loss", "multilabel_soft_margin_loss", "cosine_embedding_loss",
+           "triplet_margin_loss", "triplet_margin_with_distance_loss", "multi_margin_loss",
+           "multilabel_margin_loss", "ctc_loss"]

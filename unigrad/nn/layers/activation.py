@@ -15,10 +15,12 @@ Example:
 from __future__ import annotations
 
 from ...ops import elementwise
+from ...ops import nn_activations as F
 from ...ops.nn_activations import elu, hardtanh, leaky_relu, log_softmax, logsigmoid, softmax
 from ...tensor import Tensor
 from ..cell import Cell
-from ._common import real_number
+from ..init import constant_
+from ._common import device_of, floating_dtype, new_parameter, positive_int, real_number
 
 
 def _inplace_text(inplace: bool) -> str:
@@ -290,6 +292,306 @@ class LogSoftmax(Softmax):
         return log_softmax(input, self.dim)
 
 
+def _with_inplace(text: str, inplace: bool) -> str:
+    return f"{text}, inplace=True" if inplace else text
+
+
+class SELU(Cell):
+    """``scale * elu(x, alpha)`` with the self-normalizing constants.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.SELU()(ug.tensor([1.0]))
+        tensor([1.0507])
+    """
+
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
+    def construct(self, input: Tensor) -> Tensor:
+        return F.selu(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _inplace_text(self.inplace)
+
+
+class CELU(Cell):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.CELU(alpha=0.5)(ug.tensor([-100.0, 1.0]))
+        tensor([-0.5000,  1.0000])
+        >>> ug.nn.CELU()
+        CELU(alpha=1.0)
+    """
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def construct(self, input: Tensor) -> Tensor:
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _with_inplace(f"alpha={self.alpha}", self.inplace)
+
+
+class PReLU(Cell):
+    """Leaky ReLU with learned slopes: one (``num_parameters=1``) or one per channel (dim 1).
+
+    The slopes are the Parameter ``weight``, filled with ``init``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> layer = ug.nn.PReLU(2, init=0.5)
+        >>> layer
+        PReLU(num_parameters=2)
+        >>> layer(ug.tensor([[-2.0, -4.0]]))
+        tensor([[-1., -2.]], grad_fn=<WhereBackward0>)
+    """
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None):
+        super().__init__()
+        self.num_parameters = positive_int(num_parameters, "num_parameters", "PReLU")
+        self.init = init
+        self.weight = new_parameter(init, (self.num_parameters,), floating_dtype(dtype, "PReLU"),
+                                    device_of(device), argument="init", owner="PReLU")
+
+    def reset_parameters(self) -> None:
+        """Refill ``weight`` with ``init``."""
+        constant_(self.weight, self.init)
+
+    def construct(self, input: Tensor) -> Tensor:
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
+class RReLU(Cell):
+    """Randomized leaky ReLU: random slopes in ``[lower, upper]`` in training, their mean in eval.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.RReLU(0.25, 0.75).eval()(ug.tensor([-2.0, 1.0]))
+        tensor([-1.,  1.])
+        >>> ug.nn.RReLU()
+        RReLU(lower=0.125, upper=0.3333333333333333)
+    """
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def construct(self, input: Tensor) -> Tensor:
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _with_inplace(f"lower={self.lower}, upper={self.upper}", self.inplace)
+
+
+class Hardsigmoid(Cell):
+    """``relu6(x + 3) / 6``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.Hardsigmoid()(ug.tensor([-4.0, 0.0, 4.0]))
+        tensor([0.0000, 0.5000, 1.0000])
+    """
+
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
+    def construct(self, input: Tensor) -> Tensor:
+        return F.hardsigmoid(input, self.inplace)
+
+
+class Hardswish(Cell):
+    """``x * relu6(x + 3) / 6``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.Hardswish()(ug.tensor([1.5, 4.0]))
+        tensor([1.1250, 4.0000])
+    """
+
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
+    def construct(self, input: Tensor) -> Tensor:
+        return F.hardswish(input, self.inplace)
+
+
+class Mish(Cell):
+    """``x * tanh(softplus(x))``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.Mish()(ug.tensor([1.0]))
+        tensor([0.8651])
+    """
+
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
+    def construct(self, input: Tensor) -> Tensor:
+        return F.mish(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _inplace_text(self.inplace)
+
+
+class Softsign(Cell):
+    """``x / (1 + |x|)``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.Softsign()(ug.tensor([-3.0]))
+        tensor([-0.7500])
+    """
+
+    def construct(self, input: Tensor) -> Tensor:
+        return F.softsign(input)
+
+
+class Tanhshrink(Cell):
+    """``x - tanh(x)``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.Tanhshrink()(ug.tensor([0.0]))
+        tensor([0.])
+    """
+
+    def construct(self, input: Tensor) -> Tensor:
+        return F.tanhshrink(input)
+
+
+class Threshold(Cell):
+    """``x`` where ``x > threshold``, ``value`` elsewhere.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.Threshold(0.1, 20)(ug.tensor([0.0, 1.0]))
+        tensor([20.,  1.])
+        >>> ug.nn.Threshold(0.1, 20)
+        Threshold(threshold=0.1, value=20)
+    """
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False):
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def construct(self, input: Tensor) -> Tensor:
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _with_inplace(f"threshold={self.threshold}, value={self.value}", self.inplace)
+
+
+class GLU(Cell):
+    """Gated linear unit: first half of ``dim`` times sigmoid of the second half.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.GLU()(ug.tensor([[2.0, 0.0]]))
+        tensor([[1.]])
+    """
+
+    def __init__(self, dim: int = -1):
+        super().__init__()
+        self.dim = dim
+
+    def construct(self, input: Tensor) -> Tensor:
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmin(Cell):
+    """``softmax(-x, dim)``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.Softmin(dim=1)(ug.tensor([[0.0, 0.0]]))
+        tensor([[0.5000, 0.5000]])
+    """
+
+    def __init__(self, dim: int | None = None):
+        super().__init__()
+        self.dim = dim
+
+    def construct(self, input: Tensor) -> Tensor:
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmax2d(Cell):
+    """Softmax over the channels (dim -3) of a ``(N, C, H, W)`` or ``(C, H, W)`` input.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.Softmax2d()(ug.zeros(2, 1, 1))
+        tensor([[[0.5000]],
+        <BLANKLINE>
+                [[0.5000]]])
+    """
+
+    def construct(self, input: Tensor) -> Tensor:
+        if input.ndim not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.ndim}D "
+                             f"instead")
+        return softmax(input, -3)
+
+
+class Hardshrink(Cell):
+    """``x`` where ``|x| > lambd``, 0 elsewhere.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.Hardshrink()(ug.tensor([0.25, 1.0]))
+        tensor([0., 1.])
+        >>> ug.nn.Hardshrink()
+        Hardshrink(0.5)
+    """
+
+    def __init__(self, lambd: float = 0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def construct(self, input: Tensor) -> Tensor:
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    """``x`` moved ``lambd`` toward 0, and 0 where ``|x| <= lambd``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.Softshrink()(ug.tensor([0.25, 1.0]))
+        tensor([0.0000, 0.5000])
+    """
+
+    def construct(self, input: Tensor) -> Tensor:
+        return F.softshrink(input, self.lambd)
+
+
 _ACTIVATIONS = {
     "relu": ReLU,
     "relu6": ReLU6,
@@ -335,4 +637,6 @@ def get_activation(name: str | None) -> Cell | None:
 
 
 __all__ = ["ReLU", "ReLU6", "Hardtanh", "Sigmoid", "Tanh", "GELU", "SiLU", "LeakyReLU", "ELU",
-           "Softplus", "LogSigmoid", "Softmax", "LogSoftmax", "get_activation"]
+           "Softplus", "LogSigmoid", "Softmax", "LogSoftmax", "SELU", "CELU", "PReLU", "RReLU",
+           "Hardsigmoid", "Hardswish", "Mish", "Softsign", "Tanhshrink", "Threshold", "GLU",
+           "Softmin", "Softmax2d", "Hardshrink", "Softshrink", "get_activation"]
