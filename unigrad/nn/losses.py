@@ -19,16 +19,18 @@ Example:
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 from collections.abc import Callable
 
 from ..interpreters import has_values
-from ..ops.nn_losses import _KL_REDUCTIONS, _reduction
+from ..ops.nn_losses import _KL_REDUCTIONS, LinearCrossEntropyOptions, _reduction
 from ..tensor import Tensor
 from . import functional as F
 from .cell import Cell
 from .layers.distance import PairwiseDistance
+from .layers.linear import Linear
 
 
 def _optional_tensor(value, name: str, owner: str) -> Tensor | None:
@@ -201,6 +203,73 @@ class CrossEntropyLoss(_Loss):
     def construct(self, input: Tensor, target: Tensor) -> Tensor:
         return F.cross_entropy(input, target, self.weight, ignore_index=self.ignore_index,
                                reduction=self.reduction, label_smoothing=self.label_smoothing)
+
+
+class LinearCrossEntropyLoss(_Loss):
+    """Cross entropy of ``linear(input)`` with a learnable ``linear`` layer (PyTorch's).
+
+    ``linear`` is a :class:`Linear` from ``in_features`` to
+    ``num_classes * prod(out_features)`` outputs, reshaped to
+    ``(num_classes, *out_features, in_features)`` in :meth:`forward`, which
+    calls :func:`unigrad.nn.functional.linear_cross_entropy`. ``weight`` (class
+    weights) is a buffer; ``ignore_index=None`` means -100 for class indices.
+
+    Example:
+        >>> import unigrad as ug
+        >>> loss = ug.nn.LinearCrossEntropyLoss(3, 4)
+        >>> loss
+        LinearCrossEntropyLoss(
+          in_features=3, num_classes=4, out_features=(), bias=False, reduction=mean, \
+ignore_index=None, label_smoothing=0.0, options=None
+          (linear): Linear(in_features=3, out_features=4, bias=False)
+        )
+        >>> _ = ug.nn.init.zeros_(loss.linear.weight)
+        >>> loss(ug.ones(2, 3), ug.tensor([0, 2]))
+        tensor(1.3863, grad_fn=<...>)
+    """
+
+    def __init__(self, in_features: int, num_classes: int, *, out_features: tuple = (),
+                 bias: bool = False, device=None, dtype=None, reduction: str = "mean",
+                 weight: Tensor | None = None, ignore_index: int | None = None,
+                 label_smoothing: float = 0.0, options=None):
+        owner = "LinearCrossEntropyLoss"
+        weight = _optional_tensor(weight, "weight", owner)
+        if weight is not None and tuple(weight.shape) != (num_classes,):
+            raise RuntimeError(f"expected weight shape to be {(num_classes,)}, got "
+                               f"{tuple(weight.shape)}")
+        if isinstance(label_smoothing, bool) or not isinstance(label_smoothing, numbers.Real):
+            raise TypeError(f"{owner}: argument 'label_smoothing' must be a real number, "
+                            f"got {type(label_smoothing).__name__}")
+        if not 0.0 <= label_smoothing <= 1.0:
+            raise RuntimeError(f"expected label_smoothing to be in range [0, 1], got "
+                               f"{label_smoothing}")
+        if options is not None and not isinstance(options, LinearCrossEntropyOptions):
+            raise TypeError(f"{owner}: argument 'options' must be a LinearCrossEntropyOptions "
+                            f"or None, got {type(options).__name__}")
+        out_features = tuple(out_features)
+        super().__init__(reduction)
+        self.register_buffer("weight", weight)
+        self.num_classes, self.out_features = num_classes, out_features
+        self.ignore_index = None if ignore_index is None else _ignore_index(ignore_index, owner)
+        self.label_smoothing = label_smoothing
+        self.linear = Linear(in_features, math.prod(out_features) * num_classes, bias=bias,
+                             device=device, dtype=dtype)
+        self.options = options
+
+    def construct(self, input: Tensor, target: Tensor) -> Tensor:
+        shape = (self.num_classes, *self.out_features)
+        bias = self.linear.bias
+        return F.linear_cross_entropy(
+            input, self.linear.weight.reshape(shape + (self.linear.in_features,)), target,
+            linear_bias=None if bias is None else bias.reshape(shape), weight=self.weight,
+            reduction=self.reduction, ignore_index=self.ignore_index,
+            label_smoothing=self.label_smoothing, options=self.options)
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.linear.in_features}, num_classes={self.num_classes}, "
+                f"out_features={self.out_features}, bias={self.linear.bias is not None}, "
+                f"reduction={self.reduction}, ignore_index={self.ignore_index}, "
+                f"label_smoothing={self.label_smoothing}, options={self.options}")
 
 
 class BCELoss(_Loss):
@@ -615,4 +684,4 @@ __all__ = ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "NLLLoss", "CrossEn
            "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
            "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelMarginLoss",
            "MultiLabelSoftMarginLoss", "SoftMarginLoss", "CTCLoss", "NLLLoss2d",
-           "SoftmaxCrossEntropyWithLogits"]
+           "SoftmaxCrossEntropyWithLogits", "LinearCrossEntropyLoss", "LinearCrossEntropyOptions"]

@@ -16,6 +16,7 @@ Example:
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import math
 import warnings
 
@@ -1038,9 +1039,143 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank: int = 0,
     return reshape(loss, ()) if unbatched else loss
 
 
+# ----------------------------------------------------------------------- linear + cross entropy
+
+_ACC_POLICIES = ("accurate", "balanced", "compact", "auto")
+
+
+@dataclasses.dataclass(frozen=True)
+class LinearCrossEntropyOptions:
+    """PyTorch's chunking options of :func:`linear_cross_entropy` (validated, as PyTorch does).
+
+    PyTorch's chunked path avoids materializing the whole ``(N, C)`` logits;
+    unigrad accepts the options and computes the reference path, whose value
+    and gradients are the ones the chunked path approximates.
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.nn.LinearCrossEntropyOptions(batch_chunk_size=64)
+        LinearCrossEntropyOptions(allow_retain_graph=False, batch_chunk_size=64, \
+chunking_method='auto', acc_policy='auto', acc_dtype=None)
+    """
+
+    allow_retain_graph: bool = False
+    batch_chunk_size: int | None = None
+    chunking_method: str | None = "auto"
+    acc_policy: str = "auto"
+    acc_dtype: object = None
+
+    def __post_init__(self) -> None:
+        if self.acc_policy not in _ACC_POLICIES:
+            raise ValueError(f"invalid acc_policy: {self.acc_policy!r}")
+        if self.chunking_method not in (None, "auto"):
+            name, colon, factor = str(self.chunking_method).partition(":")
+            factor = factor if colon else "1"
+            if name != "aspect_ratio" or not factor.isdigit() or int(factor) <= 0:
+                raise ValueError(f"invalid chunking_method: {self.chunking_method!r}")
+        size = self.batch_chunk_size
+        if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size <= 0):
+            raise ValueError(f"batch_chunk_size must be positive int or None, got {size!r}")
+        if self.acc_dtype is not None and not _is_accumulation_dtype(self.acc_dtype):
+            raise ValueError(f"acc_dtype must be one of {{None, float16, bfloat16, float32, "
+                             f"float64}}, got {self.acc_dtype!r}. Pass acc_dtype=None to let "
+                             f"the op pick automatically.")
+
+
+def _is_accumulation_dtype(dtype) -> bool:
+    try:
+        kind = np.dtype(backend.to_numpy_dtype(dtype))
+    except (TypeError, ValueError, KeyError):
+        return False
+    return kind.name in ("float16", "bfloat16", "float32", "float64")
+
+
+def _linear_cross_entropy_shapes(input, linear_weight, linear_bias) -> tuple:
+    """``(in_features, num_classes, out_features)``, after PyTorch's shape checks."""
+    if len(input.shape) not in (1, 2):
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {len(input.shape)}")
+    if len(linear_weight.shape) < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got "
+                           f"{len(linear_weight.shape)}")
+    in_features = input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError(f"expected equal input and linear_weight last dimensions "
+                           f"(in_features), got {in_features} and {linear_weight.shape[-1]}, "
+                           f"respectively")
+    num_classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (num_classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(num_classes, *out_features)}, got "
+                           f"{tuple(linear_bias.shape)}")
+    if out_features and len(input.shape) == 1:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape "
+                           f"{tuple(linear_weight.shape)} requires batched input, "
+                           f"(N, {in_features}), got unbatched input with shape "
+                           f"{tuple(input.shape)}")
+    return in_features, num_classes, out_features
+
+
+def _warn_unchunkable(target, reduction, label_smoothing, out_features,
+                      linear_bias) -> None:
+    """PyTorch's warning when ``options`` ask for the chunked path it cannot take."""
+    target_dtype = np.dtype(_data(target).dtype)
+    if (not out_features and reduction in _REDUCTIONS and label_smoothing == 0.0
+            and target_dtype == np.int64):
+        return
+    bias_shape = None if linear_bias is None else tuple(linear_bias.shape)
+    warnings.warn(f"linear_cross_entropy: ``options`` ignored; chunked path needs reduction in "
+                  f"{{'mean','sum','none'}}, label_smoothing == 0, target.dtype == int64, "
+                  f"out_features == (). Got reduction={reduction!r}, "
+                  f"label_smoothing={label_smoothing}, target.dtype={target_dtype}, "
+                  f"out_features={out_features}, linear_bias.shape={bias_shape}.",
+                  stacklevel=3)
+
+
+@op()
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None,
+                         reduction: str = "mean", ignore_index: int | None = None,
+                         label_smoothing: float = 0.0, options=None):
+    """:func:`cross_entropy` of ``linear(input, linear_weight, linear_bias)`` (PyTorch's).
+
+    ``input`` is ``(in_features,)`` or ``(N, in_features)``; ``linear_weight``
+    is ``(C, in_features)`` or ``(C, d1, ..., dK, in_features)`` (a
+    K-dimensional loss, batched input only) and ``linear_bias`` ``(C, d1, ...)``.
+    ``ignore_index=None`` means -100 for class-index targets and must stay None
+    for class probabilities. ``options`` (:class:`LinearCrossEntropyOptions`)
+    select PyTorch's chunked path; unigrad computes the same value unchunked.
+
+    Example:
+        >>> import unigrad as ug
+        >>> import unigrad.nn.functional as F
+        >>> F.linear_cross_entropy(ug.ones(2, 3), ug.zeros(4, 3), ug.tensor([1, 3]))
+        tensor(1.3863)
+    """
+    from .nn_functional import linear  # nn_functional imports this module
+    in_features, num_classes, out_features = _linear_cross_entropy_shapes(input, linear_weight,
+                                                                          linear_bias)
+    logits_shape = (*input.shape[:-1], num_classes, *out_features)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    if options is not None:
+        if not isinstance(options, LinearCrossEntropyOptions):
+            raise TypeError(f"linear_cross_entropy: argument 'options' must be a "
+                            f"LinearCrossEntropyOptions or None, got {type(options).__name__}")
+        _warn_unchunkable(target, reduction, label_smoothing, out_features,
+                          linear_bias)
+    if out_features:
+        rows = math.prod(out_features) * num_classes
+        linear_weight = reshape(linear_weight, (rows, in_features))
+        linear_bias = None if linear_bias is None else reshape(linear_bias, (rows,))
+    logits = linear(input, linear_weight, linear_bias)
+    if out_features:
+        logits = reshape(logits, logits_shape)
+    return cross_entropy(logits, target, weight, reduction=reduction,
+                         ignore_index=-100 if ignore_index is None else ignore_index,
+                         label_smoothing=label_smoothing)
+
+
 __all__ = ["mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
            "nll_loss", "cross_entropy", "smooth_l1_loss", "huber_loss", "kl_div",
            "poisson_nll_loss", "gaussian_nll_loss", "margin_ranking_loss", "hinge_embedding_loss",
            "soft_margin_loss", "multilabel_soft_margin_loss", "cosine_embedding_loss",
            "triplet_margin_loss", "triplet_margin_with_distance_loss", "multi_margin_loss",
-           "multilabel_margin_loss", "ctc_loss"]
+           "multilabel_margin_loss", "ctc_loss", "linear_cross_entropy"]

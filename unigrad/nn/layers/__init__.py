@@ -10,6 +10,8 @@ Example:
 
 from .activation import *
 from .activation import __all__ as _activation_all
+from .adaptive import *
+from .adaptive import __all__ as _adaptive_all
 from .conv import *
 from .conv import __all__ as _conv_all
 from .distance import *
@@ -37,4 +39,5 @@ from .transformer import __all__ as _transformer_all
 
 __all__ = (_linear_all + _conv_all + _pooling_all + _padding_all + _normalization_all +
            _embedding_all + _dropout_all + _activation_all + _flatten_all +
-           _distance_all + _resampling_all + _recurrent_all + _transformer_all)
+           _distance_all + _resampling_all + _recurrent_all + _transformer_all +
+           _adaptive_all)

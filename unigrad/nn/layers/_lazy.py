@@ -145,13 +145,13 @@ class LazyModuleMixin:
             if _is_uninitialized(value) and prefix + name in state_dict:
                 value.materialize(tuple(state_dict[prefix + name].shape))
 
-    def load_state_dict(self, state_dict, strict: bool = True):
-        """Materialize the placeholders with the stored shapes, then load as usual."""
-        if not hasattr(state_dict, "items"):
-            raise TypeError(f"Expected state_dict to be dict-like, got "
-                            f"{type(state_dict).__name__}.")
-        self._materialize_from(state_dict)
-        return super().load_state_dict(state_dict, strict)
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs) -> None:
+        """Materialize the placeholders with the stored shapes, then load as usual (also when
+        the lazy module is nested in another one)."""
+        self._materialize_from(state_dict, prefix)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
+                                      unexpected_keys, error_msgs)
 
 
 def _infer_parameters(module, args) -> None:

@@ -1,5 +1,7 @@
-"""Convolution layers ``Conv1d/2d/3d`` (PyTorch's signature, MindSpore's keywords) and the
-transposed convolutions ``ConvTranspose1d/2d/3d`` (PyTorch's signature).
+"""Convolution layers ``Conv1d/2d/3d`` (PyTorch's signature, MindSpore's keywords), the
+transposed convolutions ``ConvTranspose1d/2d/3d`` (PyTorch's signature) and their lazy
+versions ``LazyConv1d/2d/3d``, ``LazyConvTranspose1d/2d/3d`` (``in_channels`` from the first
+input).
 
 ``ug.nn.Conv2d`` keeps PyTorch's defaults (``padding=0``, ``bias=True``,
 PyTorch's initialization); MindSpore's defaults (``pad_mode='same'``,
@@ -40,6 +42,7 @@ from ...tensor import Tensor
 from .. import init
 from ..cell import Cell
 from ._common import device_of, floating_dtype, int_tuple, new_parameter, positive_int
+from ._lazy import LazyModuleMixin, UninitializedParameter
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 _PADDING_STRINGS = ("same", "valid")
@@ -70,8 +73,8 @@ class _ConvNd(Cell):
         owner, rank = type(self).__name__, self._rank
         groups = _merged(groups, 1, group, ("groups", "group"), owner)
         bias = _merged(bias, True, has_bias, ("bias", "has_bias"), owner)
-        in_channels = positive_int(in_channels, "in_channels", owner)
-        out_channels = positive_int(out_channels, "out_channels", owner)
+        in_channels = positive_int(in_channels, "in_channels", owner, allow_zero=True)
+        out_channels = positive_int(out_channels, "out_channels", owner, allow_zero=True)
         if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) or groups <= 0:
             raise ValueError("groups must be a positive integer")
         groups = int(groups)
@@ -391,5 +394,163 @@ class ConvTranspose3d(_ConvTransposeNd):
     _function = staticmethod(conv_transpose3d)
 
 
+class _LazyConvMixin(LazyModuleMixin):
+    """What the lazy convolutions share: placeholder parameters until the first input gives
+    ``in_channels`` (``input.shape[1]``, or ``input.shape[0]`` unbatched)."""
+
+    def _create_parameters(self, weight_init, bias_init, dtype, device) -> None:
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        if self.has_bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+        else:
+            self.register_parameter("bias", None)
+
+    def reset_parameters(self) -> None:
+        """Re-draw as the non-lazy layer does, once the parameters have their shapes."""
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def _in_channels_of(self, input: Tensor) -> int:
+        rank, dims = self._rank, len(input.shape)
+        if dims not in (rank + 1, rank + 2):
+            raise RuntimeError(f"Expected {rank + 1}D (unbatched) or {rank + 2}D (batched) input "
+                               f"to {type(self).__name__}, but got input of size: "
+                               f"{list(input.shape)}")
+        return int(input.shape[1] if dims == rank + 2 else input.shape[0])
+
+    def _loaded_in_channels(self) -> int:
+        """``in_channels`` implied by a weight loaded from a ``state_dict``."""
+        if self.transposed:
+            return int(self.weight.shape[0])
+        return int(self.weight.shape[1]) * self.groups
+
+    def initialize_parameters(self, input: Tensor, *args, **kwargs) -> None:
+        """Take ``in_channels`` from ``input`` and materialize ``weight`` and ``bias``."""
+        if not self.has_uninitialized_params():  # loaded from a state_dict: its shapes
+            self.in_channels = self._loaded_in_channels()
+            return
+        in_channels = self._in_channels_of(input)
+        if in_channels % self.groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        self.in_channels = in_channels
+        self.weight.materialize(self._weight_shape())
+        if self.bias is not None:
+            self.bias.materialize((self.out_channels,))
+        self.reset_parameters()
+
+
+class _LazyConvNd(_LazyConvMixin):
+    """The lazy ``ConvNd`` constructor: PyTorch's ``ConvNd`` arguments less ``in_channels``."""
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None,
+                 dtype=None):
+        super().__init__(0, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype)
+        self._lazy_setup()
+
+
+class _LazyConvTransposeNd(_LazyConvMixin):
+    """The lazy ``ConvTransposeNd`` constructor: its arguments less ``in_channels``."""
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros",
+                 device=None, dtype=None):
+        super().__init__(0, out_channels, kernel_size, stride, padding, output_padding, groups,
+                         bias, dilation, padding_mode, device, dtype)
+        self._lazy_setup()
+
+
+class LazyConv1d(_LazyConvNd, Conv1d):
+    """:class:`Conv1d` whose ``in_channels`` comes from the first input; it then becomes one.
+
+    Example:
+        >>> import unigrad as ug
+        >>> conv = ug.nn.LazyConv1d(4, 3)
+        >>> conv, conv.weight
+        (LazyConv1d(0, 4, kernel_size=(3,), stride=(1,)), <UninitializedParameter>)
+        >>> conv(ug.ones(2, 5, 8)).shape
+        (2, 4, 6)
+        >>> conv, conv.weight.shape
+        (Conv1d(5, 4, kernel_size=(3,), stride=(1,)), (4, 5, 3))
+    """
+
+    cls_to_become = Conv1d
+
+
+class LazyConv2d(_LazyConvNd, Conv2d):
+    """:class:`Conv2d` whose ``in_channels`` comes from the first input; it then becomes one.
+
+    Example:
+        >>> import unigrad as ug
+        >>> conv = ug.nn.LazyConv2d(4, 3, padding=1, groups=2, bias=False)
+        >>> conv
+        LazyConv2d(0, 4, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1), groups=2, bias=False)
+        >>> conv(ug.ones(6, 5, 5)).shape, conv.weight.shape
+        ((4, 5, 5), (4, 3, 3, 3))
+        >>> type(conv).__name__, conv.in_channels
+        ('Conv2d', 6)
+    """
+
+    cls_to_become = Conv2d
+
+
+class LazyConv3d(_LazyConvNd, Conv3d):
+    """:class:`Conv3d` whose ``in_channels`` comes from the first input; it then becomes one.
+
+    Example:
+        >>> import unigrad as ug
+        >>> conv = ug.nn.LazyConv3d(2, 1)
+        >>> conv(ug.ones(1, 3, 2, 2, 2)).shape, conv.weight.shape
+        ((1, 2, 2, 2, 2), (2, 3, 1, 1, 1))
+    """
+
+    cls_to_become = Conv3d
+
+
+class LazyConvTranspose1d(_LazyConvTransposeNd, ConvTranspose1d):
+    """:class:`ConvTranspose1d` whose ``in_channels`` comes from the first input.
+
+    Example:
+        >>> import unigrad as ug
+        >>> up = ug.nn.LazyConvTranspose1d(2, 3, stride=2)
+        >>> up
+        LazyConvTranspose1d(0, 2, kernel_size=(3,), stride=(2,))
+        >>> up(ug.ones(1, 4, 5)).shape, up.weight.shape
+        ((1, 2, 11), (4, 2, 3))
+        >>> up
+        ConvTranspose1d(4, 2, kernel_size=(3,), stride=(2,))
+    """
+
+    cls_to_become = ConvTranspose1d
+
+
+class LazyConvTranspose2d(_LazyConvTransposeNd, ConvTranspose2d):
+    """:class:`ConvTranspose2d` whose ``in_channels`` comes from the first input.
+
+    Example:
+        >>> import unigrad as ug
+        >>> up = ug.nn.LazyConvTranspose2d(2, 2, stride=2, bias=False)
+        >>> up(ug.ones(3, 4, 4)).shape, up.weight.shape
+        ((2, 8, 8), (3, 2, 2, 2))
+    """
+
+    cls_to_become = ConvTranspose2d
+
+
+class LazyConvTranspose3d(_LazyConvTransposeNd, ConvTranspose3d):
+    """:class:`ConvTranspose3d` whose ``in_channels`` comes from the first input.
+
+    Example:
+        >>> import unigrad as ug
+        >>> up = ug.nn.LazyConvTranspose3d(4, 2, groups=2)
+        >>> up(ug.ones(1, 2, 2, 2, 2)).shape, up.weight.shape
+        ((1, 4, 3, 3, 3), (2, 2, 2, 2, 2))
+    """
+
+    cls_to_become = ConvTranspose3d
+
+
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
-           "ConvTranspose3d"]
+           "ConvTranspose3d", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
+           "LazyConvTranspose2d", "LazyConvTranspose3d"]
