@@ -53,3 +53,16 @@ def test_integer_floor_division_by_zero_raises_as_pytorch():
         ug.tensor([3, 4]) // ug.tensor([1, 0])
     with np.errstate(divide="ignore"):
         assert ug.floor_divide(ug.tensor([3.0, -4.0]), 0).tolist() == [np.inf, -np.inf]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_sigmoid_matches_torch_over_a_wide_range(dtype):
+    torch = pytest.importorskip("torch")
+    values = np.linspace(-120, 120, 4005).astype(dtype)
+    ours = ug.sigmoid(ug.tensor(values)).numpy()
+    theirs = torch.sigmoid(torch.from_numpy(values)).numpy()
+    assert ours.dtype == theirs.dtype
+    # a few ulps apart where the two exp implementations round differently
+    rtol = {"float16": 1e-3, "float32": 1e-6, "float64": 1e-15}[dtype]
+    np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=0)

@@ -375,3 +375,20 @@ def test_persistent_workers_restart_iterable_streams():
     assert next(abandoned).tolist() == [0, 2]
     assert [batch.tolist() for batch in loader] == expected  # stale results are dropped
     loader._iterator._shutdown_workers()
+
+
+def test_tensor_dataset_batches_equal_the_per_row_path():
+    data = ug.data.TensorDataset(ug.arange(40.0).reshape(20, 2), ug.arange(20))
+    fast = data_loader_batches(data, collate_fn=None)
+    slow = data_loader_batches(data, collate_fn=lambda rows: ug.data.default_collate(rows))
+    assert len(fast) == len(slow) == 3
+    for (x_fast, y_fast), (x_slow, y_slow) in zip(fast, slow):
+        assert x_fast.tolist() == x_slow.tolist() and y_fast.tolist() == y_slow.tolist()
+        assert x_fast.dtype == x_slow.dtype and y_fast.dtype == y_slow.dtype
+
+
+def data_loader_batches(dataset, collate_fn):
+    options = {} if collate_fn is None else {"collate_fn": collate_fn}
+    loader = ug.data.DataLoader(dataset, batch_size=8, shuffle=True,
+                                generator=ug.Generator().manual_seed(3), **options)
+    return list(loader)

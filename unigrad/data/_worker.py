@@ -21,9 +21,12 @@ from typing import Any
 import numpy as np
 
 from .. import backend
+from ..backend import int64
 from ..ops._generators import default_generator
+from ..ops.creation import tensor
 from ..tensor import Tensor, _make_tensor
-from .collate import _map_container
+from .collate import _map_container, default_collate
+from .dataset import TensorDataset
 
 __all__ = ["WorkerInfo", "get_worker_info"]
 
@@ -167,6 +170,12 @@ class MapFetcher:
         """The collated item(s) at ``index`` (a list of indices when batching)."""
         if not self.auto_collation:
             return self.collate_fn(self.dataset[index])
+        if self.collate_fn is default_collate and type(self.dataset) is TensorDataset \
+                and all(type(position) is int for position in index):
+            # what collating the rows gives, as one gather per tensor instead of a getitem
+            # per row and tensor and a stack per tensor
+            return [data[tensor(index, dtype=int64, device=data.device)]
+                    for data in self.dataset.tensors]
         if callable(getattr(self.dataset, "__getitems__", None)):
             return self.collate_fn(self.dataset.__getitems__(index))
         return self.collate_fn([self.dataset[position] for position in index])

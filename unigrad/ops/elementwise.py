@@ -210,11 +210,12 @@ tanh_p = _unary("tanh", np.tanh, lambda g, out, needs, x: (g - g * out * out,),
 
 
 def _sigmoid_impl(x):
-    if x.dtype.kind == "c":
+    # 1/(1+e^-x) as PyTorch computes it (float16 in float32); e^-x overflows to inf only
+    # where the result is 0
+    if x.dtype == np.float16:
+        return _sigmoid_impl(x.astype(np.float32)).astype(np.float16)
+    with np.errstate(over="ignore"):
         return 1.0 / (1.0 + namespace_of(x).exp(-x))
-    # exp(-|x|) never overflows: sigmoid = 1/(1+e^-x) for x>=0, e^x/(1+e^x) otherwise
-    z = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1.0 / (1.0 + z), z / (1.0 + z)).astype(x.dtype, copy=False)
 
 
 # sigmoid is a primitive, not exp-based composite: one stable kernel instead of

@@ -598,6 +598,12 @@ def stack(tensors, dim: int | None = None, *, axis: int | None = None):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
                                f"{list(first)} at entry 0 and {list(t.shape)} at entry {entry}")
     position = _dim(_one_of(dim, axis), len(first) + 1)
+    if len(tensors) > 1 and position < len(first):
+        # joined along the existing dimension, then that dimension split in two: one concat
+        # and one reshape instead of a reshape per tensor
+        joined = concat(tensors, position)
+        return reshape(joined, first[:position] + (len(tensors), first[position])
+                       + first[position + 1:])
     expanded = [reshape(t, first[:position] + (1,) + first[position:]) for t in tensors]
     if len(expanded) == 1:
         return expanded[0]

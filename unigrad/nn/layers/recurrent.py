@@ -24,8 +24,9 @@ import numbers
 import warnings
 
 from ...ops.creation import zeros
+from ...ops.linalg import matmul
 from ...ops.nn_functional import dropout, linear
-from ...ops.shape import concat, split, stack, transpose
+from ...ops.shape import concat, reshape, split, stack, transpose
 from ...tensor import Tensor
 from .. import init
 from ..cell import Module
@@ -41,14 +42,14 @@ _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
 def _rnn_step(activation):
     def step(projected, state, weight_hh, bias_hh, weight_hr=None):
-        return (activation(projected + linear(state[0], weight_hh, bias_hh)),)
+        return (activation(projected + _recurrent(state[0], weight_hh, bias_hh)),)
     return step
 
 
 def _lstm_step(projected, state, weight_hh, bias_hh, weight_hr=None):
     """PyTorch's LSTM update; ``state`` is ``(h, c)`` and the gates are ordered i, f, g, o."""
     hidden, memory = state
-    gates = projected + linear(hidden, weight_hh, bias_hh)
+    gates = projected + _recurrent(hidden, weight_hh, bias_hh)
     input_gate, forget_gate, cell_gate, output_gate = gates.chunk(4, -1)
     memory = forget_gate.sigmoid() * memory + input_gate.sigmoid() * cell_gate.tanh()
     hidden = output_gate.sigmoid() * memory.tanh()
@@ -61,7 +62,7 @@ def _gru_step(projected, state, weight_hh, bias_hh, weight_hr=None):
     """PyTorch's GRU update; the gates are ordered r, z, n and ``r`` scales ``W_hn h + b_hn``."""
     hidden = state[0]
     input_reset, input_update, input_new = projected.chunk(3, -1)
-    hidden_reset, hidden_update, hidden_new = linear(hidden, weight_hh, bias_hh).chunk(3, -1)
+    hidden_reset, hidden_update, hidden_new = _recurrent(hidden, weight_hh, bias_hh).chunk(3, -1)
     reset = (input_reset + hidden_reset).sigmoid()
     update = (input_update + hidden_update).sigmoid()
     new = (input_new + reset * hidden_new).tanh()
@@ -72,16 +73,29 @@ _STEPS = {"RNN_TANH": _rnn_step(lambda x: x.tanh()), "RNN_RELU": _rnn_step(lambd
           "LSTM": _lstm_step, "GRU": _gru_step}
 
 
+def _recurrent(hidden, weight_hh_t, bias_hh):
+    """``hidden @ weight_hh_t + bias_hh``; ``weight_hh_t`` is ``weight_hh`` transposed."""
+    output = matmul(hidden, weight_hh_t)
+    return output if bias_hh is None else output + bias_hh
+
+
+def _c_contiguous_transpose(weight):
+    """``weight.T`` as a C-contiguous copy (differentiable): BLAS multiplies by it faster."""
+    rows, columns = weight.shape
+    return reshape(reshape(transpose(weight), (-1,)), (columns, rows))
+
+
 def _run_direction(step, steps: list, state: tuple, weights: dict, reverse: bool) -> tuple:
     """Run ``step`` over the projected ``steps`` (each ``(batch_t, gates)``, batch_t not
     increasing); rows past ``batch_t`` keep their state. Returns (outputs per step, state)."""
     batch = state[0].shape[0]
+    weight_hh_t = _c_contiguous_transpose(weights["weight_hh"])
     outputs = [None] * len(steps)
     order = range(len(steps) - 1, -1, -1) if reverse else range(len(steps))
     for index in order:
         size = steps[index].shape[0]
         current = state if size == batch else tuple(part[:size] for part in state)
-        new = step(steps[index], current, weights["weight_hh"], weights["bias_hh"],
+        new = step(steps[index], current, weight_hh_t, weights["bias_hh"],
                    weights["weight_hr"])
         outputs[index] = new[0]
         state = new if size == batch else tuple(
@@ -475,7 +489,7 @@ class RNNCellBase(Module):
                 raise RuntimeError(f"hidden{index} has inconsistent hidden_size: got "
                                    f"{state.shape[1]}, expected {self.hidden_size}")
         projected = linear(batch_input, self.weight_ih, self.bias_ih)
-        result = step(projected, states, self.weight_hh, self.bias_hh)
+        result = step(projected, states, transpose(self.weight_hh), self.bias_hh)
         return result if batched else tuple(part.squeeze(0) for part in result)
 
     def _check_state_rank(self, states: tuple) -> None:
