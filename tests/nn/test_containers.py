@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+import numpy as np
 import pytest
 
 import unigrad as ug
@@ -83,3 +84,101 @@ def test_containers_inside_a_cell_get_prefixed_once():
 
     net = Net()
     assert names(net)[0] == ["body.0.weight", "body.0.bias", "body.1.weight", "body.1.bias"]
+
+
+# ------------------------------------------------------------ PyTorch's container API
+torch = pytest.importorskip("torch")
+
+
+def _kinds(container):
+    return [type(cell).__name__ for cell in container]
+
+
+@pytest.mark.torch
+def test_sequential_operators_match_torch():
+    def build(lib):
+        return lib.nn.Sequential(lib.nn.Linear(1, 1), lib.nn.ReLU())
+
+    for lib in (nn, torch.nn):
+        seq = lib.Sequential(lib.Linear(1, 1), lib.ReLU())
+        doubled = seq * 2
+        assert _kinds(doubled) == ["Linear", "ReLU", "Linear", "ReLU"]
+        assert doubled[0] is doubled[2] and _kinds(2 * seq) == _kinds(doubled)
+        combined = seq + lib.Sequential(lib.Tanh())
+        assert _kinds(combined) == ["Linear", "ReLU", "Tanh"]
+        seq += lib.Sequential(lib.Sigmoid())
+        seq *= 2
+        assert len(seq) == 6
+        assert type(seq.pop(1)).__name__ == "ReLU" and len(seq) == 5
+        assert seq.insert(-1, lib.Identity()) is seq and _kinds(seq)[-2] == "Identity"
+        del seq[1:3]
+        assert _kinds(seq) == ["Linear", "ReLU", "Identity", "Sigmoid"]
+        with pytest.raises(ValueError, match="add operator supports only objects of Sequential"):
+            seq + lib.ModuleList()
+        with pytest.raises(ValueError, match="Non-positive multiplication factor 0"):
+            seq * 0
+        with pytest.raises(IndexError, match="Index out of range: 9"):
+            seq.insert(9, lib.ReLU())
+    assert [n for n, _ in build(ug).named_parameters()] \
+        == [n for n, _ in build(torch).named_parameters()]
+
+
+@pytest.mark.torch
+def test_module_list_and_dict_methods_match_torch():
+    for lib in (nn, torch.nn):
+        layers = lib.ModuleList([lib.ReLU(), lib.Tanh()])
+        layers += [lib.Sigmoid()]
+        assert type(layers.pop(0)).__name__ == "ReLU" and _kinds(layers) == ["Tanh", "Sigmoid"]
+        assert "0" not in dir(layers)
+        heads = lib.ModuleDict([("a", lib.ReLU())])
+        with pytest.raises(ValueError, match="has length 1; 2 is required"):
+            heads.update([("b",)])
+        heads.clear()
+        assert len(heads) == 0
+
+
+@pytest.mark.torch
+def test_parameter_list_matches_torch():
+    rng = np.random.default_rng(0)
+    values = [rng.standard_normal((2, 3)), rng.standard_normal(4)]
+    ours = nn.ParameterList([ug.tensor(values[0])]).append(nn.Parameter(ug.tensor(values[1])))
+    theirs = torch.nn.ParameterList([torch.from_numpy(values[0])])
+    theirs.append(torch.nn.Parameter(torch.from_numpy(values[1])))
+    assert list(ours.state_dict()) == list(theirs.state_dict()) == ["0", "1"]
+    assert all(isinstance(p, nn.Parameter) and p.requires_grad for p in ours)
+    assert repr(ours) == repr(theirs)
+    assert len(ours[1:]) == 1 and ours[-1].shape == (4,)
+    with pytest.raises(IndexError, match="index 2 is out of range"):
+        ours[2]
+    with pytest.raises(TypeError, match="ParameterList.extend should be called with an iterable"):
+        ours.extend(ug.ones(2))
+    with pytest.raises(RuntimeError, match="ParameterList should not be called"):
+        ours()
+    owner = nn.Module()
+    owner.params = ours
+    assert [n for n, _ in owner.named_parameters()] == ["params.0", "params.1"]
+
+
+@pytest.mark.torch
+def test_parameter_dict_matches_torch():
+    data = {"scale": np.ones(2), "bias": np.zeros(2)}
+    ours = nn.ParameterDict({k: ug.tensor(v) for k, v in data.items()})
+    theirs = torch.nn.ParameterDict({k: torch.from_numpy(v) for k, v in data.items()})
+    assert list(ours) == list(theirs) == ["bias", "scale"]  # a plain dict is added sorted
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    assert repr(ours) == repr(theirs)
+    ordered = nn.ParameterDict(OrderedDict([("z", ug.ones(1)), ("a", ug.ones(1))]))
+    assert list(ordered.keys()) == ["z", "a"]
+    assert ours.pop("bias").shape == (2,) and list(ours) == ["scale"]
+    assert ours.get("missing") is None and "scale" in ours
+    ours.setdefault("extra", ug.zeros(3))
+    assert isinstance(ours["extra"], nn.Parameter)
+    merged = ours | nn.ParameterDict({"more": ug.ones(1)})
+    assert list(merged) == ["scale", "extra", "more"] and merged["scale"] is ours["scale"]
+    assert ours.popitem()[0] == "extra"
+    with pytest.raises(TypeError, match="cannot be used as a key as it is not a string"):
+        ours[0] = ug.ones(1)
+    with pytest.raises(KeyError):
+        ours["missing"]
+    with pytest.raises(ValueError, match="has length 3; 2 is required"):
+        ours.update([("a", 1, 2)])

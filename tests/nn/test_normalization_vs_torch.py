@@ -4,6 +4,7 @@ errors (functional forms and modules)."""
 
 from __future__ import annotations
 
+import collections
 import math
 import warnings
 
@@ -842,3 +843,17 @@ def test_random_dropouts_equal_numpy_reference_of_the_seeded_draws(function, ref
     result.sum().backward()
     slope = reference(np.ones(shape), p) - reference(np.zeros(shape), p)  # the mask times scale
     np.testing.assert_allclose(as_np(tensor.grad), slope, rtol=1e-12, atol=1e-15)
+
+
+def test_old_checkpoints_without_num_batches_tracked_load_as_in_torch():
+    current = ug.nn.BatchNorm2d(3)
+    old = collections.OrderedDict((k, v) for k, v in current.state_dict().items()
+                                  if k != "num_batches_tracked")
+    old._metadata = {"": {"version": 1}}  # saved before num_batches_tracked existed
+    _ = current.num_batches_tracked.fill_(5)
+    assert str(current.load_state_dict(old)) == "<All keys matched successfully>"
+    assert current.num_batches_tracked.item() == 0
+    new = collections.OrderedDict(old)
+    new._metadata = {"": {"version": 2}}  # a current checkpoint missing the key: reported
+    result = current.load_state_dict(new, strict=False)
+    assert result.missing_keys == ["num_batches_tracked"]

@@ -10,5 +10,5 @@ from .cell import Cell, Module
 from .containers import *
 from .layers import *
 from .losses import *
-from .parameter import Parameter, ParameterTuple
+from .parameter import Buffer, Parameter, ParameterTuple
 from .wrappers import *

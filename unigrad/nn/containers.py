@@ -7,7 +7,32 @@ import operator
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 
+from ..tensor import Tensor
 from .cell import Cell
+from .parameter import Parameter
+
+
+def _pairs(values, owner: str, sort_plain_mappings: bool = False) -> list:
+    """``values`` (a mapping or an iterable of key/value pairs) as a list of pairs, checked
+    as PyTorch's containers' ``update`` checks them."""
+    if isinstance(values, (Mapping, CellDict, ParameterDict)):
+        items = list(values.items())
+        plain = not isinstance(values, (OrderedDict, Cell))
+        return sorted(items) if sort_plain_mappings and plain else items
+    if not isinstance(values, Iterable) or isinstance(values, Tensor):
+        raise TypeError(f"{owner}.update should be called with an iterable of key/value pairs, "
+                        f"but got {type(values).__name__}")
+    pairs = []
+    for index, pair in enumerate(values):
+        if not isinstance(pair, Iterable):
+            raise TypeError(f"{owner} update sequence element #{index} should be Iterable; is "
+                            f"{type(pair).__name__}")
+        pair = tuple(pair)
+        if len(pair) != 2:
+            raise ValueError(f"{owner} update sequence element #{index} has length "
+                             f"{len(pair)}; 2 is required")
+        pairs.append(pair)
+    return pairs
 
 
 def _as_cell(value, owner: str) -> Cell:
@@ -76,6 +101,18 @@ class _IndexedCells(Cell):
         cells.insert(position, _as_cell(cell, type(self).__name__))
         self._renumber(cells)
 
+    def pop(self, key: int | slice):
+        """Remove and return the Cell (or the container of Cells) at ``key``."""
+        value = self[key]
+        del self[key]
+        return value
+
+    def __iadd__(self, cells: Iterable[Cell]):
+        return self.extend(cells)
+
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
+
 
 class SequentialCell(_IndexedCells):
     """Cells applied one after another (MindSpore); ``Sequential`` is PyTorch's spelling.
@@ -115,6 +152,59 @@ class SequentialCell(_IndexedCells):
             input = cell(input)
         return input
 
+    def insert(self, index: int, cell: Cell):
+        """Insert ``cell`` before position ``index`` (``-len <= index <= len``); returns self.
+
+        Example:
+            >>> import unigrad as ug
+            >>> net = ug.nn.Sequential(ug.nn.ReLU()).insert(0, ug.nn.Tanh())
+            >>> [type(cell).__name__ for cell in net]
+            ['Tanh', 'ReLU']
+        """
+        count = len(self)
+        if not -count <= operator.index(index) <= count:
+            raise IndexError(f"Index out of range: {index}")
+        super().insert(index, cell)
+        return self
+
+    def __add__(self, other: SequentialCell) -> SequentialCell:
+        """A new container holding this one's Cells and then ``other``'s (the same Cells)."""
+        self._check_sequential(other)
+        return type(self)(list(self) + list(other))
+
+    def __iadd__(self, other: SequentialCell) -> SequentialCell:
+        self._check_sequential(other)
+        return self.extend(list(other))
+
+    def _check_sequential(self, other) -> None:
+        if not isinstance(other, SequentialCell):
+            raise ValueError(f"add operator supports only objects of Sequential class, but "
+                             f"{type(other)} is given.")
+
+    def __mul__(self, count: int) -> SequentialCell:
+        """A new container repeating this one's Cells ``count`` times (the same Cells).
+
+        Example:
+            >>> import unigrad as ug
+            >>> net = ug.nn.Sequential(ug.nn.Linear(2, 2)) * 3
+            >>> len(net), net[0] is net[2], len(list(net.parameters()))
+            (3, True, 2)
+        """
+        return type(self)(list(self) * self._checked_factor(count))
+
+    __rmul__ = __mul__
+
+    def __imul__(self, count: int) -> SequentialCell:
+        return self.extend(list(self) * (self._checked_factor(count) - 1))
+
+    def _checked_factor(self, count) -> int:
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and "
+                            f"{type(count)}")
+        if count <= 0:
+            raise ValueError(f"Non-positive multiplication factor {count} for {type(self)}")
+        return count
+
 
 class Sequential(SequentialCell):
     """PyTorch's ``nn.Sequential``: the same as :class:`SequentialCell`.
@@ -149,8 +239,33 @@ class CellList(_IndexedCells):
             return type(self)(list(self._cells.values())[index])
         return super().__getitem__(index)
 
-    def __add__(self, other: CellList) -> CellList:
+    def __add__(self, other: Iterable[Cell]) -> CellList:
         return type(self)(list(self) + list(other))
+
+    def __repr__(self) -> str:
+        """PyTorch's format, runs of identical children shown once as ``(i-j): n x ...``.
+
+        Example:
+            >>> import unigrad as ug
+            >>> ug.nn.ModuleList([ug.nn.ReLU(), ug.nn.ReLU(), ug.nn.Tanh()])
+            ModuleList(
+              (0-1): 2 x ReLU()
+              (2): Tanh()
+            )
+        """
+        texts = [repr(cell) for cell in self]
+        if not texts:
+            return f"{type(self).__name__}()"
+        lines = []
+        start = 0
+        for index in range(1, len(texts) + 1):
+            if index < len(texts) and texts[index] == texts[start]:
+                continue
+            label = f"({start}): " if index - start == 1 \
+                else f"({start}-{index - 1}): {index - start} x "
+            lines.append((label + texts[start]).replace("\n", "\n  "))
+            start = index
+        return f"{type(self).__name__}(\n  " + "\n  ".join(lines) + "\n)"
 
 
 class ModuleList(CellList):
@@ -201,7 +316,7 @@ class CellDict(Cell):
 
     def update(self, cells) -> None:
         """Add every ``(name, cell)`` of a mapping or an iterable of pairs."""
-        pairs = list(cells.items() if isinstance(cells, Mapping) else cells)
+        pairs = _pairs(cells, type(self).__name__)
         for _, cell in pairs:
             _as_cell(cell, type(self).__name__)
         for key, cell in pairs:
@@ -212,9 +327,241 @@ class CellDict(Cell):
         del self._cells[key]
         return cell
 
+    def clear(self) -> None:
+        """Remove every Cell."""
+        self._cells.clear()
+
 
 class ModuleDict(CellDict):
     """PyTorch's ``nn.ModuleDict``: the same as :class:`CellDict`."""
 
 
-__all__ = ["SequentialCell", "Sequential", "CellList", "ModuleList", "CellDict", "ModuleDict"]
+def _as_parameter(value):
+    """A plain Tensor becomes a Parameter (sharing its storage); anything else is kept."""
+    if isinstance(value, Tensor) and not isinstance(value, Parameter):
+        return Parameter(value)
+    return value
+
+
+def _describe(value, type_name: bool = False) -> str:
+    """One element of a parameter container as PyTorch's ``extra_repr`` shows it: its dtype
+    (``torch.float32``), or its tensor type name (``torch.FloatTensor``) when ``type_name``."""
+    if not isinstance(value, Tensor):
+        return f"Object of type: {type(value).__name__}"
+    kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+    size = "x".join(str(n) for n in value.shape)
+    device = f" ({value.device})" if value.device.type != "cpu" else ""
+    dtype = value.type() if type_name else f"torch.{value.dtype.name}"
+    return f"{kind} containing: [{dtype} of size {size}{device}]"
+
+
+class _ParameterContainer(Cell):
+    """Shared by ParameterList and ParameterDict: elements stored as attributes."""
+
+    def _store(self, attribute: str, value) -> None:
+        value = _as_parameter(value)
+        if isinstance(value, Parameter):
+            self.register_parameter(attribute, value)
+        else:
+            self._forget(attribute)
+            object.__setattr__(self, attribute, value)
+
+    def _fetch(self, attribute: str):
+        return getattr(self, attribute)
+
+    def _remove(self, attribute: str) -> None:
+        self._forget(attribute)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"{type(self).__name__} should not be called.")
+
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
+
+
+class ParameterList(_ParameterContainer):
+    """A list of Parameters registered with the Module holding it (PyTorch's
+    ``nn.ParameterList``); plain Tensors put in it become Parameters.
+
+    Example:
+        >>> import unigrad as ug
+        >>> params = ug.nn.ParameterList([ug.nn.Parameter(ug.zeros(2, 3))])
+        >>> params.append(ug.ones(4))
+        ParameterList(
+            (0): Parameter containing: [torch.float32 of size 2x3]
+            (1): Parameter containing: [torch.float32 of size 4]
+        )
+        >>> list(params.state_dict())
+        ['0', '1']
+    """
+
+    def __init__(self, values: Iterable | None = None):
+        super().__init__()
+        object.__setattr__(self, "_size", 0)
+        if values is not None:
+            self += values
+
+    def _absolute(self, index) -> str:
+        index = operator.index(index)
+        if not -len(self) <= index < len(self):
+            raise IndexError(f"index {index} is out of range")
+        return str(index % len(self))
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return type(self)([self[i] for i in range(*index.indices(len(self)))])
+        return self._fetch(self._absolute(index))
+
+    def __setitem__(self, index, value) -> None:
+        self._store(self._absolute(index), value)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator:
+        return (self[i] for i in range(len(self)))
+
+    def __iadd__(self, values: Iterable) -> ParameterList:
+        return self.extend(values)
+
+    def append(self, value) -> ParameterList:
+        """Add ``value`` at the end; returns self."""
+        index = len(self)
+        object.__setattr__(self, "_size", index + 1)
+        self[index] = value
+        return self
+
+    def extend(self, values: Iterable) -> ParameterList:
+        """Append every element of ``values``; returns self."""
+        if not isinstance(values, Iterable) or isinstance(values, Tensor):
+            raise TypeError(f"ParameterList.extend should be called with an iterable, but got "
+                            f"{type(values).__name__}")
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({index}): {_describe(value)}" for index, value in enumerate(self))
+
+
+class ParameterDict(_ParameterContainer):
+    """A dict of Parameters registered with the Module holding it (PyTorch's
+    ``nn.ParameterDict``); keys are strings, plain Tensors become Parameters, and the
+    insertion order is kept (a plain ``dict`` given to ``update`` is added in sorted order).
+
+    Example:
+        >>> import unigrad as ug
+        >>> params = ug.nn.ParameterDict({"scale": ug.ones(2), "bias": ug.zeros(2)})
+        >>> list(params.keys()), list(params.state_dict())
+        (['bias', 'scale'], ['bias', 'scale'])
+        >>> params["bias"]
+        Parameter containing:
+        tensor([0., 0.], requires_grad=True)
+    """
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        object.__setattr__(self, "_keys", {})
+        if parameters is not None:
+            self.update(parameters)
+
+    @staticmethod
+    def _attribute(key) -> str:
+        if not isinstance(key, str):
+            raise TypeError(f"Index given to ParameterDict cannot be used as a key as it is not "
+                            f"a string (type is '{type(key).__name__}'). Open an issue on github "
+                            f"if you need non-string keys.")
+        return key
+
+    def __getitem__(self, key: str):
+        attribute = self._attribute(key)
+        if key not in self._keys:
+            raise KeyError(key)
+        return self._fetch(attribute)
+
+    def __setitem__(self, key: str, value) -> None:
+        attribute = self._attribute(key)
+        self._store(attribute, value)
+        self._keys[key] = None
+
+    def __delitem__(self, key: str) -> None:
+        if key not in self._keys:
+            raise KeyError(key)
+        del self._keys[key]
+        self._remove(self._attribute(key))
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __reversed__(self) -> Iterator[str]:
+        return reversed(list(self._keys))
+
+    def __contains__(self, key) -> bool:
+        return key in self._keys
+
+    def keys(self):
+        return self._keys.keys()
+
+    def values(self):
+        return [self[key] for key in self._keys]
+
+    def items(self):
+        return [(key, self[key]) for key in self._keys]
+
+    def get(self, key: str, default=None):
+        return self[key] if key in self else default
+
+    def setdefault(self, key: str, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def pop(self, key: str):
+        value = self[key]
+        del self[key]
+        return value
+
+    def popitem(self) -> tuple:
+        key = next(reversed(self))
+        return key, self.pop(key)
+
+    def clear(self) -> None:
+        for key in list(self._keys):
+            del self[key]
+
+    def copy(self) -> ParameterDict:
+        """A new ParameterDict holding the same Parameters."""
+        return type(self)(OrderedDict(self.items()))
+
+    def fromkeys(self, keys: Iterable[str], default=None) -> ParameterDict:
+        return type(self)((key, default) for key in keys)
+
+    def update(self, parameters) -> None:
+        """Add every ``(key, value)`` of a mapping or an iterable of pairs."""
+        for key, value in _pairs(parameters, "ParameterDict", sort_plain_mappings=True):
+            self[key] = value
+
+    def __or__(self, other: ParameterDict) -> ParameterDict:
+        merged = self.copy()
+        merged.update(other)
+        return merged
+
+    def __ror__(self, other: ParameterDict) -> ParameterDict:
+        merged = other.copy()
+        merged.update(self)
+        return merged
+
+    def __ior__(self, other: ParameterDict) -> ParameterDict:
+        self.update(other)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({key}): {_describe(value, type_name=True)}"
+                         for key, value in self.items())
+
+
+__all__ = ["SequentialCell", "Sequential", "CellList", "ModuleList", "CellDict", "ModuleDict",
+           "ParameterList", "ParameterDict"]

@@ -151,6 +151,38 @@ class Parameter(Tensor):
 PLAIN_TENSOR_TYPES.add(Parameter)
 
 
+class Buffer(Tensor):
+    """A tensor that, assigned as a Module attribute, is registered as a buffer (PyTorch's
+    ``nn.Buffer``); ``persistent=False`` keeps it out of ``state_dict``. A Tensor argument
+    shares its storage and keeps its ``requires_grad``.
+
+    Example:
+        >>> import unigrad as ug
+        >>> module = ug.nn.Module()
+        >>> module.total = Buffer(ug.zeros(2))
+        >>> module.scratch = Buffer(ug.ones(1), persistent=False)
+        >>> list(module.state_dict()), [name for name, _ in module.named_buffers()]
+        (['total'], ['total', 'scratch'])
+    """
+
+    __slots__ = ("persistent",)
+
+    def __init__(self, data=None, *, persistent: bool = True):
+        if data is None:
+            data = np.zeros((0,), np.float32)
+        super().__init__()
+        if isinstance(data, Tensor):
+            self._data = data._data
+            self._vc = shared_counter(data)
+            self._requires_grad = data.requires_grad
+        else:
+            self._data = as_array(data)
+        self.persistent = bool(persistent)
+
+
+PLAIN_TENSOR_TYPES.add(Buffer)
+
+
 def _rebuild_parameter(array, name, requires_grad):
     return Parameter(array, name, requires_grad=requires_grad)
 

@@ -90,6 +90,21 @@ class _NormBase(Cell):
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
 
+    _version = 2  # version 2 added num_batches_tracked (PyTorch's numbering)
+
+    def _load_from_state_dict(self, state_dict: dict, prefix: str, local_metadata: dict,
+                              strict: bool, missing_keys: list, unexpected_keys: list,
+                              error_msgs: list) -> None:
+        """Checkpoints older than version 2 have no ``num_batches_tracked``: it loads as 0,
+        as PyTorch does."""
+        version = local_metadata.get("version")
+        key = prefix + "num_batches_tracked"
+        if (version is None or version < 2) and self.track_running_stats \
+                and key not in state_dict:
+            state_dict[key] = new_buffer(0, (), int64, self.num_batches_tracked.device)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
+                                      unexpected_keys, error_msgs)
+
     def reset_running_stats(self) -> None:
         """Running mean 0, running variance 1, no batches tracked."""
         if self.track_running_stats:

@@ -18,6 +18,10 @@ from .convert_parameters import *  # noqa: F403
 from .convert_parameters import __all__ as _convert_parameters_all
 from .fusion import *  # noqa: F403
 from .fusion import __all__ as _fusion_all
+from .spectral_norm import *  # noqa: F403
+from .spectral_norm import __all__ as _spectral_norm_all
+from .weight_norm import *  # noqa: F403
+from .weight_norm import __all__ as _weight_norm_all
 
-__all__ = (_clip_grad_all + _convert_parameters_all + _fusion_all
-           + ["parametrizations", "parametrize", "rnn"])
+__all__ = (_clip_grad_all + _convert_parameters_all + _fusion_all + _weight_norm_all
+           + _spectral_norm_all + ["parametrizations", "parametrize", "rnn"])
