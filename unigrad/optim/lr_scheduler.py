@@ -665,7 +665,41 @@ class CosineAnnealingLR(LRScheduler):
                 for base_lr in self.base_lrs]
 
 
-class SequentialLR(LRScheduler):
+class _SchedulerOfSchedulers:
+    """State dicts of a scheduler that drives others (``_schedulers``): its attributes plus
+    one state dict per inner scheduler, all checked before anything is restored."""
+
+    _NOT_STATE = ("optimizer", "_schedulers")
+
+    def state_dict(self) -> dict[str, Any]:
+        """This scheduler's attributes plus each inner scheduler's state dict."""
+        state = LRScheduler.state_dict(self)
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Restore :meth:`state_dict`, inner schedulers included (checked first)."""
+        owner = type(self).__name__
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"{owner}.load_state_dict: expected a dict, got "
+                            f"{type(state_dict).__name__}")
+        inner = state_dict.get("_schedulers")
+        if not isinstance(inner, (list, tuple)) or len(inner) != len(self._schedulers):
+            raise ValueError(f"{owner}.load_state_dict: '_schedulers' must hold one state dict "
+                             f"per scheduler ({len(self._schedulers)})")
+        for scheduler, saved in zip(self._schedulers, inner):
+            scheduler._check_state_dict(saved)
+        self._check_own_state(state_dict)
+        self.__dict__.update({key: copy.deepcopy(value) for key, value in state_dict.items()
+                              if key not in self._NOT_STATE})
+        for scheduler, saved in zip(self._schedulers, inner):
+            scheduler.load_state_dict(saved)
+
+    def _check_own_state(self, state_dict: dict) -> None:
+        """Checks of this scheduler's own entries (none by default)."""
+
+
+class SequentialLR(_SchedulerOfSchedulers, LRScheduler):
     """Run ``schedulers`` one after another, switching at the ``milestones`` epochs.
 
     The usual warm-up recipe: ``SequentialLR(opt, [LinearLR(...),
@@ -688,8 +722,6 @@ class SequentialLR(LRScheduler):
         >>> lrs
         [0.1, 0.1, 1.0, 0.5, 0.25]
     """
-
-    _NOT_STATE = ("optimizer", "_schedulers")
 
     def __init__(self, optimizer: Optimizer, schedulers: list[LRScheduler], milestones: list[int],
                  last_epoch: int = -1) -> None:
@@ -746,29 +778,8 @@ class SequentialLR(LRScheduler):
         """Take one epoch back from ``sched`` (default: every scheduler in the sequence)."""
         _recursive_undo(self if sched is None else sched)
 
-    def state_dict(self) -> dict[str, Any]:
-        """This scheduler's attributes plus each inner scheduler's state dict."""
-        state = super().state_dict()
-        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
-        return state
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        """Restore :meth:`state_dict`, inner schedulers included."""
-        owner = type(self).__name__
-        if not isinstance(state_dict, dict):
-            raise TypeError(f"{owner}.load_state_dict: expected a dict, got "
-                            f"{type(state_dict).__name__}")
-        inner = state_dict.get("_schedulers")
-        if not isinstance(inner, (list, tuple)) or len(inner) != len(self._schedulers):
-            raise ValueError(f"{owner}.load_state_dict: '_schedulers' must hold one state dict "
-                             f"per scheduler ({len(self._schedulers)})")
-        for scheduler, saved in zip(self._schedulers, inner):
-            scheduler._check_state_dict(saved)
-        _check_int(owner, "last_epoch", state_dict.get("last_epoch"), low=0)
-        self.__dict__.update({key: copy.deepcopy(value) for key, value in state_dict.items()
-                              if key not in self._NOT_STATE})
-        for scheduler, saved in zip(self._schedulers, inner):
-            scheduler.load_state_dict(saved)
+    def _check_own_state(self, state_dict: dict) -> None:
+        _check_int(type(self).__name__, "last_epoch", state_dict.get("last_epoch"), low=0)
 
 
 def _recursive_undo(scheduler) -> None:
@@ -824,7 +835,7 @@ def _start_momentum_cycle(owner: str, optimizer: Optimizer, base_momentum, max_m
     return use_beta1, base_momentums, max_momentums
 
 
-class ChainedScheduler(LRScheduler):
+class ChainedScheduler(_SchedulerOfSchedulers, LRScheduler):
     """Step several schedulers of one optimizer together: their factors multiply.
 
     ``ChainedScheduler(schedulers, optimizer=None)``; each :meth:`step` calls
@@ -846,8 +857,6 @@ class ChainedScheduler(LRScheduler):
         >>> lrs
         [0.1, 0.05, 0.25, 0.125]
     """
-
-    _NOT_STATE = ("optimizer", "_schedulers")
 
     def __init__(self, schedulers, optimizer: Optimizer | None = None) -> None:
         owner = type(self).__name__
@@ -881,29 +890,6 @@ class ChainedScheduler(LRScheduler):
         for scheduler in self._schedulers:
             scheduler.step()
         self._last_lr = self._group_lrs()
-
-    def state_dict(self) -> dict[str, Any]:
-        """This scheduler's attributes plus each chained scheduler's state dict."""
-        state = super().state_dict()
-        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
-        return state
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        """Restore :meth:`state_dict`, chained schedulers included (checked first)."""
-        owner = type(self).__name__
-        if not isinstance(state_dict, dict):
-            raise TypeError(f"{owner}.load_state_dict: expected a dict, got "
-                            f"{type(state_dict).__name__}")
-        inner = state_dict.get("_schedulers")
-        if not isinstance(inner, (list, tuple)) or len(inner) != len(self._schedulers):
-            raise ValueError(f"{owner}.load_state_dict: '_schedulers' must hold one state dict "
-                             f"per scheduler ({len(self._schedulers)})")
-        for scheduler, saved in zip(self._schedulers, inner):
-            scheduler._check_state_dict(saved)
-        self.__dict__.update({key: copy.deepcopy(value) for key, value in state_dict.items()
-                              if key not in self._NOT_STATE})
-        for scheduler, saved in zip(self._schedulers, inner):
-            scheduler.load_state_dict(saved)
 
 
 class ReduceLROnPlateau(LRScheduler):
