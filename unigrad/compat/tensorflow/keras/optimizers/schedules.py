@@ -64,7 +64,35 @@ class LearningRateSchedule:
         return constant(value, dtype=float32)
 
 
-class ExponentialDecay(LearningRateSchedule):
+class _RateDecay(LearningRateSchedule):
+    """What ExponentialDecay and InverseTimeDecay share: their arguments, the decay
+    progress ``step / decay_steps`` (floored with ``staircase``) and their config."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase: bool = False,
+                 name: str | None = None):
+        _positive("decay_steps", decay_steps)
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.decay_rate = decay_rate
+        self.staircase = staircase
+        self.name = type(self).__name__ if name is None else name
+
+    def __call__(self, step) -> Tensor:
+        progress = _step(step) / self.decay_steps
+        if self.staircase:
+            progress = math.floor(progress)
+        return self._rate(self._decayed(progress))
+
+    def _decayed(self, progress: float) -> float:
+        raise NotImplementedError
+
+    def get_config(self) -> dict:
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
+                "staircase": self.staircase, "name": self.name}
+
+
+class ExponentialDecay(_RateDecay):
     """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (the exponent floored
     with ``staircase=True``).
 
@@ -76,28 +104,11 @@ class ExponentialDecay(LearningRateSchedule):
         <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase: bool = False,
-                 name: str = "ExponentialDecay"):
-        _positive("decay_steps", decay_steps)
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
-
-    def __call__(self, step) -> Tensor:
-        progress = _step(step) / self.decay_steps
-        if self.staircase:
-            progress = math.floor(progress)
-        return self._rate(self.initial_learning_rate * self.decay_rate ** progress)
-
-    def get_config(self) -> dict:
-        return {"initial_learning_rate": self.initial_learning_rate,
-                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
-                "staircase": self.staircase, "name": self.name}
+    def _decayed(self, progress: float) -> float:
+        return self.initial_learning_rate * self.decay_rate ** progress
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(_RateDecay):
     """``initial_learning_rate / (1 + decay_rate * step / decay_steps)`` (the ratio floored
     with ``staircase=True``).
 
@@ -107,25 +118,8 @@ class InverseTimeDecay(LearningRateSchedule):
         <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase: bool = False,
-                 name: str = "InverseTimeDecay"):
-        _positive("decay_steps", decay_steps)
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
-
-    def __call__(self, step) -> Tensor:
-        progress = _step(step) / self.decay_steps
-        if self.staircase:
-            progress = math.floor(progress)
-        return self._rate(self.initial_learning_rate / (1.0 + self.decay_rate * progress))
-
-    def get_config(self) -> dict:
-        return {"initial_learning_rate": self.initial_learning_rate,
-                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
-                "staircase": self.staircase, "name": self.name}
+    def _decayed(self, progress: float) -> float:
+        return self.initial_learning_rate / (1.0 + self.decay_rate * progress)
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
