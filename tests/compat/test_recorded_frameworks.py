@@ -29,14 +29,6 @@ FRONT_ENDS = {"tensorflow": (tf, tensorflow_cases), "mindspore": (ms, mindspore_
 
 # case name -> why unigrad's result differs from the record (xfail, strict)
 KNOWN_DIFFERENCES = {
-    "case_data_invalid_batch_size": "TensorFlow raises InvalidArgumentError from its kernel; "
-                                    "unigrad's tf.data raises ValueError (no tf.errors yet)",
-    "case_data_shuffle_invalid_buffer": "TensorFlow raises InvalidArgumentError from its "
-                                        "kernel; unigrad's tf.data raises ValueError (no "
-                                        "tf.errors yet)",
-    "case_keras_gradient_shape_mismatch": "TensorFlow raises InvalidArgumentError from its "
-                                          "AssignSub kernel; unigrad raises ValueError before "
-                                          "any update (no tf.errors yet)",
     "case_optimizer_momentum_nesterov_weight_decay":
         "MindSpore 2.10's CPU ApplyMomentum kernel ignores use_nesterov=True (plain momentum); "
         "unigrad follows the documented Nesterov formula",

@@ -21,7 +21,7 @@ import unigrad as _ug
 from unigrad.backend import DType
 from unigrad.transforms import UnconnectedGradients
 
-from . import bitwise, data, dtypes, keras, linalg, math, nn, random, signal
+from . import bitwise, data, dtypes, errors, keras, linalg, math, nn, random, signal
 from ._array_ops import (
     cast,
     clip_by_value,

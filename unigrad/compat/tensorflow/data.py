@@ -32,6 +32,7 @@ from ...tensor import Tensor as _UgTensor
 from ...transforms.tree import tree_flatten, tree_map, tree_unflatten
 from ._tensor import Tensor, _dtype, as_tf_tree, convert_to_tensor
 from .dtypes import float32
+from .errors import InvalidArgumentError
 
 __all__ = ["AUTOTUNE", "Dataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY",
            "experimental"]
@@ -256,11 +257,11 @@ class Dataset:
         one unless ``drop_remainder``).
 
         Raises:
-            ValueError: For a ``batch_size`` below one.
+            InvalidArgumentError: For a ``batch_size`` below one (a ValueError).
         """
         del num_parallel_calls, deterministic, name
         if batch_size < 1:
-            raise ValueError(f"batch_size must be greater than zero, got {batch_size}")
+            raise InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         count = self._cardinality
         if count >= 0:
             count = count // batch_size if drop_remainder else math.ceil(count / batch_size)
@@ -289,11 +290,12 @@ class Dataset:
         ``reshuffle_each_iteration=False``; ``seed`` makes the orders reproducible.
 
         Raises:
-            ValueError: For a ``buffer_size`` below one.
+            InvalidArgumentError: For a ``buffer_size`` below one (a ValueError).
         """
         del name
         if buffer_size < 1 and buffer_size != AUTOTUNE:
-            raise ValueError(f"buffer_size must be greater than zero, got {buffer_size}")
+            raise InvalidArgumentError(None, None, "buffer_size must be greater than zero or "
+                                       "UNKNOWN_CARDINALITY")
         size = self._cardinality if buffer_size == AUTOTUNE and self._cardinality > 0 else \
             max(buffer_size, 1)
         base_seed = random_seed() if seed is None else seed

@@ -31,6 +31,7 @@ import unigrad as _ug
 
 from ..._tensor import Tensor, Variable, as_tf, convert_to_tensor
 from ...dtypes import int64
+from ...errors import InvalidArgumentError
 from . import schedules
 from .schedules import LearningRateSchedule
 
@@ -231,9 +232,9 @@ class Optimizer:
                              f"{type(variable).__name__}")
         grad = convert_to_tensor(grad).detach()
         if tuple(grad.shape) != tuple(variable.shape):
-            raise ValueError(f"{type(self).__name__}: the gradient of variable "
-                             f"'{variable.name}' has shape {tuple(grad.shape)}, but the variable "
-                             f"has shape {tuple(variable.shape)}")
+            raise InvalidArgumentError(
+                None, None, f"Cannot update variable with shape {list(variable.shape)} using a "
+                f"Tensor with shape {list(grad.shape)}, shapes must be equal.")
         return as_tf(grad.to(variable.dtype))
 
     def _current_rate(self) -> float:
