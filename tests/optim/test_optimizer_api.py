@@ -348,15 +348,17 @@ def test_integer_parameters_cannot_take_a_gradient():
 def test_repr_like_pytorch():
     w, b = _params()
     opt = optim.SGD([{"params": [w]}, {"params": [b], "lr": 0.01}], lr=0.1, momentum=0.9)
-    assert repr(opt) == ("SGD (\nParameter Group 0\n    dampening: 0\n    lr: 0.1\n"
-                         "    maximize: False\n    momentum: 0.9\n    nesterov: False\n"
-                         "    weight_decay: 0\n\nParameter Group 1\n    dampening: 0\n"
-                         "    lr: 0.01\n    maximize: False\n    momentum: 0.9\n"
-                         "    nesterov: False\n    weight_decay: 0\n)")
+    switches = "    differentiable: False\n    foreach: None\n    fused: None\n"
+    assert repr(opt) == ("SGD (\nParameter Group 0\n    dampening: 0\n" + switches +
+                         "    lr: 0.1\n    maximize: False\n    momentum: 0.9\n"
+                         "    nesterov: False\n    weight_decay: 0\n\nParameter Group 1\n"
+                         "    dampening: 0\n" + switches + "    lr: 0.01\n    maximize: False\n"
+                         "    momentum: 0.9\n    nesterov: False\n    weight_decay: 0\n)")
     assert repr(optim.Adam([w])) == (
         "Adam (\nParameter Group 0\n    amsgrad: False\n    betas: (0.9, 0.999)\n"
-        "    decoupled_weight_decay: False\n    eps: 1e-08\n    lr: 0.001\n    maximize: False\n"
-        "    weight_decay: 0\n)")
+        "    capturable: False\n    decoupled_weight_decay: False\n    differentiable: False\n"
+        "    eps: 1e-08\n    foreach: None\n    fused: None\n    lr: 0.001\n"
+        "    maximize: False\n    weight_decay: 0\n)")
 
 
 def test_no_warnings_in_a_plain_training_step():

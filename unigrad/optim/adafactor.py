@@ -78,11 +78,11 @@ class Adafactor(Optimizer):
                  eps: tuple[float | None, float] = (None, 1e-3), d: float = 1.0,
                  weight_decay: float = 0.0, *, foreach: bool | None = None,
                  maximize: bool = False, learning_rate=None, loss_scale: float = 1.0) -> None:
-        check_flags("Adafactor", foreach=foreach)
+        flags = check_flags("Adafactor", foreach=foreach)
         lr = resolve_alias("Adafactor", "lr", lr, "learning_rate", learning_rate)
         defaults = {"lr": lr, "beta2_decay": beta2_decay, "eps": eps, "d": d,
                     "weight_decay": weight_decay, "maximize": maximize}
-        super().__init__(params, defaults, loss_scale=loss_scale)
+        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         owner = type(self).__name__

@@ -63,12 +63,12 @@ class Adagrad(Optimizer):
                  eps: float = 1e-10, foreach: bool | None = None, *, maximize: bool = False,
                  differentiable: bool = False, fused: bool | None = None, learning_rate=None,
                  loss_scale: float = 1.0) -> None:
-        check_flags("Adagrad", foreach=foreach, fused=fused, differentiable=differentiable)
+        flags = check_flags("Adagrad", foreach=foreach, fused=fused, differentiable=differentiable)
         lr = resolve_alias("Adagrad", "lr", lr, "learning_rate", learning_rate)
         defaults = {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
                     "initial_accumulator_value": initial_accumulator_value,
                     "maximize": maximize}
-        super().__init__(params, defaults, loss_scale=loss_scale)
+        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
         for group in self.param_groups:
             for param in group["params"]:
                 self._init_state(param)

@@ -86,7 +86,7 @@ class Adam(Optimizer):
                  beta1: float | None = None, beta2: float | None = None,
                  use_amsgrad: bool | None = None, loss_scale: float = 1.0) -> None:
         owner = type(self).__name__
-        check_flags(owner, foreach=foreach, fused=fused, capturable=capturable,
+        flags = check_flags(owner, foreach=foreach, fused=fused, capturable=capturable,
                     differentiable=differentiable)
         lr = resolve_alias(owner, "lr", lr, "learning_rate", learning_rate)
         betas = _resolve_betas(owner, betas, beta1, beta2)
@@ -94,7 +94,7 @@ class Adam(Optimizer):
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                     "amsgrad": amsgrad, "maximize": maximize,
                     "decoupled_weight_decay": decoupled_weight_decay}
-        super().__init__(params, defaults, loss_scale=loss_scale)
+        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         super()._check_hyperparameters(group)

@@ -67,13 +67,13 @@ class NAdam(Optimizer):
                  decoupled_weight_decay: bool = False, *, foreach: bool | None = None,
                  maximize: bool = False, capturable: bool = False, differentiable: bool = False,
                  learning_rate=None, loss_scale: float = 1.0) -> None:
-        check_flags("NAdam", foreach=foreach, capturable=capturable,
+        flags = check_flags("NAdam", foreach=foreach, capturable=capturable,
                     differentiable=differentiable)
         lr = resolve_alias("NAdam", "lr", lr, "learning_rate", learning_rate)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                     "momentum_decay": momentum_decay,
                     "decoupled_weight_decay": decoupled_weight_decay, "maximize": maximize}
-        super().__init__(params, defaults, loss_scale=loss_scale)
+        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         super()._check_hyperparameters(group)

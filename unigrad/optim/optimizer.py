@@ -191,9 +191,9 @@ def check_betas(owner: str, betas) -> tuple[float, float]:
                               high=1.0) for i, b in enumerate(betas))
 
 
-def check_flags(owner: str, *, foreach=None, fused=None, capturable=False,
-                differentiable=False) -> None:
-    """Check PyTorch's implementation switches, which change nothing in unigrad's results.
+def check_flags(owner: str, **flags) -> dict:
+    """Check PyTorch's implementation switches, which change nothing in unigrad's results,
+    and return them for the optimizer's defaults (PyTorch keeps them in every group).
 
     ``foreach``/``fused`` (None or a bool) pick PyTorch's kernels and
     ``capturable`` its CUDA-graph support: accepted, same updates.
@@ -201,18 +201,24 @@ def check_flags(owner: str, *, foreach=None, fused=None, capturable=False,
 
     Example:
         >>> from unigrad.optim.optimizer import check_flags
-        >>> check_flags("RMSprop", foreach=True, capturable=True)
+        >>> check_flags("RMSprop", foreach=True, capturable=False)
+        {'foreach': True, 'capturable': False}
         >>> check_flags("RMSprop", differentiable=True)
         Traceback (most recent call last):
         ...
         NotImplementedError: RMSprop: differentiable=True is not supported by unigrad
     """
-    for name, value in (("foreach", foreach), ("fused", fused)):
-        if value is not None:
+    for name, value in flags.items():
+        if name in ("foreach", "fused"):
+            if value is not None:
+                check_bool(owner, name, value)
+        elif name in ("capturable", "differentiable"):
             check_bool(owner, name, value)
-    check_bool(owner, "capturable", capturable)
-    if check_bool(owner, "differentiable", differentiable):
+        else:
+            raise TypeError(f"check_flags: unknown implementation switch {name!r}")
+    if flags.get("differentiable"):
         raise NotImplementedError(f"{owner}: differentiable=True is not supported by unigrad")
+    return dict(flags)
 
 
 def step_tensor(value: float = 0.0) -> Tensor:

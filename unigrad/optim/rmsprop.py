@@ -62,12 +62,12 @@ class RMSprop(Optimizer):
                  capturable: bool = False, foreach: bool | None = None, maximize: bool = False,
                  differentiable: bool = False, *, learning_rate=None,
                  loss_scale: float = 1.0) -> None:
-        check_flags("RMSprop", foreach=foreach, capturable=capturable,
+        flags = check_flags("RMSprop", foreach=foreach, capturable=capturable,
                     differentiable=differentiable)
         lr = resolve_alias("RMSprop", "lr", lr, "learning_rate", learning_rate)
         defaults = {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps,
                     "centered": centered, "weight_decay": weight_decay, "maximize": maximize}
-        super().__init__(params, defaults, loss_scale=loss_scale)
+        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         super()._check_hyperparameters(group)

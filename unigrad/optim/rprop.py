@@ -69,11 +69,11 @@ class Rprop(Optimizer):
                  foreach: bool | None = None, maximize: bool = False,
                  differentiable: bool = False, learning_rate=None,
                  loss_scale: float = 1.0) -> None:
-        check_flags("Rprop", foreach=foreach, capturable=capturable,
+        flags = check_flags("Rprop", foreach=foreach, capturable=capturable,
                     differentiable=differentiable)
         lr = resolve_alias("Rprop", "lr", lr, "learning_rate", learning_rate)
         defaults = {"lr": lr, "etas": etas, "step_sizes": step_sizes, "maximize": maximize}
-        super().__init__(params, defaults, loss_scale=loss_scale)
+        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         super()._check_hyperparameters(group)

@@ -61,6 +61,9 @@ class SGD(Optimizer):
         SGD (
         Parameter Group 0
             dampening: 0
+            differentiable: False
+            foreach: None
+            fused: None
             lr: 0.1
             maximize: False
             momentum: 0
@@ -74,12 +77,12 @@ class SGD(Optimizer):
                  *, maximize: bool = False, foreach: bool | None = None,
                  differentiable: bool = False, fused: bool | None = None, learning_rate=None,
                  use_nesterov: bool | None = None, loss_scale: float = 1.0) -> None:
-        check_flags("SGD", foreach=foreach, fused=fused, differentiable=differentiable)
+        flags = check_flags("SGD", foreach=foreach, fused=fused, differentiable=differentiable)
         lr = resolve_alias("SGD", "lr", lr, "learning_rate", learning_rate)
         nesterov = resolve_alias("SGD", "nesterov", nesterov, "use_nesterov", use_nesterov)
         defaults = {"lr": lr, "momentum": momentum, "dampening": dampening,
                     "weight_decay": weight_decay, "nesterov": nesterov, "maximize": maximize}
-        super().__init__(params, defaults, loss_scale=loss_scale)
+        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         super()._check_hyperparameters(group)
