@@ -3,7 +3,7 @@
 ``SGD``, ``Momentum``, ``Adam``, ``AdamW``, ``Adadelta``, ``Adafactor``,
 ``Adagrad``, ``Adamax``, ``ASGD``, ``LBFGS``, ``Muon``, ``NAdam``, ``RAdam``,
 ``RMSprop``, ``Rprop`` and ``SparseAdam`` follow PyTorch's formulas, options
-and state names.
+and state names; ``Lamb`` and ``LARS`` follow MindSpore's.
 
 Every optimizer works PyTorch-style (``loss.backward(); opt.step()``) and
 MindSpore-style (``opt(grads)`` with gradients in ``opt.parameters`` order).
@@ -31,6 +31,8 @@ from .adagrad import Adagrad
 from .adam import Adam, AdamW
 from .adamax import Adamax
 from .asgd import ASGD
+from .lamb import Lamb
+from .lars import LARS
 from .lbfgs import LBFGS
 from .muon import Muon
 from .nadam import NAdam
@@ -42,5 +44,5 @@ from .sgd import SGD, Momentum
 from .sparse_adam import SparseAdam
 
 __all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "Adadelta", "Adafactor", "Adagrad",
-           "Adamax", "ASGD", "LBFGS", "Muon", "NAdam", "RAdam", "RMSprop", "Rprop", "SparseAdam",
-           "lr_scheduler", "swa_utils"]
+           "Adamax", "ASGD", "Lamb", "LARS", "LBFGS", "Muon", "NAdam", "RAdam", "RMSprop", "Rprop",
+           "SparseAdam", "lr_scheduler", "swa_utils"]

@@ -44,7 +44,7 @@ __all__ = ["Cell", "Dense", "SequentialCell", "CellList", "ReLU", "Tanh", "Sigmo
            "BCEWithLogitsLoss", "WithLossCell", "TrainOneStepCell",
            "TrainOneStepWithLossScaleCell", "DynamicLossScaleUpdateCell",
            "FixedLossScaleUpdateCell", "Optimizer", "SGD", "Momentum", "Adam", "AdamWeightDecay",
-           "RMSProp", "Adagrad", "Adadelta", "AdaMax", "ASGD", "Rprop", "Parameter",
+           "RMSProp", "Adagrad", "Adadelta", "AdaMax", "ASGD", "Rprop", "Lamb", "LARS", "Parameter",
            "ParameterTuple"]
 
 
@@ -436,6 +436,63 @@ class AdamWeightDecay(_optim.Adam):
             if decay != 0 and _optim.Momentum._decays(self, param):
                 update = update.add(param, alpha=decay)
             param.sub_(update, alpha=lr)
+
+
+def _check_bound(owner: str, name: str, value, strict: bool) -> None:
+    """MindSpore's ValueError unless ``value > 0`` (``strict``) or ``value >= 0``."""
+    if not (value > 0 if strict else value >= 0):
+        raise ValueError(f"For '{owner}', the '{name}' must be float and must "
+                         f"{'>' if strict else '>='} 0, but got '{value}' with type "
+                         f"'{type(value).__name__}'.")
+
+
+def _check_lamb_values(learning_rate, beta1, beta2, eps, weight_decay) -> None:
+    """MindSpore's checks (and messages) of ``nn.Lamb``'s numbers, in its order."""
+    for name, value in (("learning rate", learning_rate), ("weight_decay", weight_decay)):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            _check_bound("Lamb", name, float(value), strict=False)
+    for name, value in (("beta1", beta1), ("beta2", beta2), ("eps", eps)):
+        _optim.lars.check_type("Lamb", name, value, float)
+    for name, value in (("beta1", beta1), ("beta2", beta2)):
+        if not 0.0 < value < 1.0:
+            raise ValueError(f"For 'Lamb', the '{name}' must be in range of (0.0, 1.0), but got "
+                             f"{value} with type 'float'.")
+    _check_bound("Lamb", "eps", eps, strict=True)
+
+
+class Lamb(_optim.Lamb):
+    """``nn.Lamb(params, learning_rate, beta1=0.9, beta2=0.999, eps=1e-6, weight_decay=0.0)``:
+    the native Lamb with MindSpore's float32 ``beta1``/``beta2``, argument checks and
+    weight decay filter (no decay for Parameters named ``beta``/``gamma`` in a flat list)::
+
+        m = beta1 * m + (1 - beta1) * g;  v = beta2 * v + (1 - beta2) * g * g
+        u = m / (1 - beta1**t) / (sqrt(v / (1 - beta2**t)) + eps) + weight_decay * param
+        param -= lr * ||param|| / ||u|| * u     # the ratio is 1 when either norm is 0
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> from unigrad.compat.mindspore import nn
+        >>> w = ms.Parameter(ms.Tensor([3.0, 4.0]), name="w")
+        >>> nn.Lamb([w], learning_rate=0.1)((ms.Tensor([0.0, 2.0]),))
+        True
+        >>> print(w.asnumpy())  # 4 - 0.1 * 5 * 1 / 1 (up to eps)
+        [3.  3.5]
+    """
+
+    def __init__(self, params, learning_rate, beta1: float = 0.9, beta2: float = 0.999,
+                 eps: float = 1e-6, weight_decay: float = 0.0):
+        _check_lamb_values(learning_rate, beta1, beta2, eps, weight_decay)
+        super().__init__(params, learning_rate=learning_rate, beta1=beta1, beta2=beta2, eps=eps,
+                         weight_decay=weight_decay)
+
+    def _decays(self, param) -> bool:
+        return _optim.Momentum._decays(self, param)
+
+    def _betas(self, group: dict) -> tuple[float, float]:
+        return _float32_values(group["betas"])
+
+
+LARS = _optim.LARS
 
 
 class RMSProp(_MindSporeRule, _optim.RMSprop):
