@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import operator
+import warnings
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 
@@ -563,5 +564,28 @@ class ParameterDict(_ParameterContainer):
                          for key, value in self.items())
 
 
+class Container(Cell):
+    """PyTorch's long-deprecated ``nn.Container(**modules)``: a Module holding the keyword
+    modules as children. Creating one warns (``FutureWarning``), as in PyTorch.
+
+    Example:
+        >>> import warnings
+        >>> import unigrad as ug
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     box = ug.nn.Container(fc=ug.nn.Linear(2, 1))
+        >>> caught[0].category.__name__, list(dict(box.named_children()))
+        ('FutureWarning', ['fc'])
+    """
+
+    def __init__(self, **kwargs) -> None:
+        warnings.warn("`nn.Container` is deprecated. All of its functionality is now "
+                      "implemented in `nn.Module`. Subclass that instead.", FutureWarning,
+                      stacklevel=2)
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)
+
+
 __all__ = ["SequentialCell", "Sequential", "CellList", "ModuleList", "CellDict", "ModuleDict",
-           "ParameterList", "ParameterDict"]
+           "ParameterList", "ParameterDict", "Container"]
