@@ -137,11 +137,7 @@ class Adam(Optimizer):
                     param, grad, exp_avg, exp_avg_sq))
             step_t = param_state["step"]
             step_t.add_(1.0)
-            if weight_decay != 0:
-                if decoupled:
-                    param.mul_(1.0 - lr * weight_decay)
-                else:
-                    grad = grad.add(param, alpha=weight_decay)
+            grad = self._decayed(param, grad, lr, weight_decay, decoupled)
             exp_avg.lerp_(grad, 1.0 - beta1)
             exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1.0 - beta2)
             if amsgrad:

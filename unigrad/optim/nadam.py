@@ -102,11 +102,7 @@ class NAdam(Optimizer):
             real_param, grad, exp_avg, exp_avg_sq = self._real_views(
                 param, grad, state["exp_avg"], state["exp_avg_sq"])
             step = self._counted(state["step"])
-            if weight_decay != 0:
-                if decoupled:
-                    real_param.mul_(1.0 - lr * weight_decay)
-                else:
-                    grad = grad.add(real_param, alpha=weight_decay)
+            grad = self._decayed(real_param, grad, lr, weight_decay, decoupled)
             mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * momentum_decay))
             mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1.0) * momentum_decay))
             mu_product = state["mu_product"]

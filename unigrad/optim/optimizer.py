@@ -655,6 +655,18 @@ class Optimizer:
             grad = grad.add(param, alpha=weight_decay)
         return grad
 
+    @staticmethod
+    def _decayed(param: Tensor, grad: Tensor, lr: float, weight_decay: float,
+                 decoupled: bool) -> Tensor:
+        """Apply ``weight_decay``: decoupled (AdamW: shrink ``param`` in place by ``1 - lr *
+        weight_decay``) or L2 (add ``weight_decay * param`` to the returned gradient)."""
+        if weight_decay != 0:
+            if decoupled:
+                param.mul_(1.0 - lr * weight_decay)
+            else:
+                grad = grad.add(param, alpha=weight_decay)
+        return grad
+
     def _real_views(self, param: Tensor, *tensors: Tensor) -> tuple:
         """``(param, *tensors)`` as real pairs when ``param`` is complex (PyTorch's
         ``view_as_real``), else unchanged; ``None`` entries stay ``None``."""

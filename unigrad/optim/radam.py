@@ -110,11 +110,7 @@ class RAdam(Optimizer):
             real_param, grad, exp_avg, exp_avg_sq = self._real_views(
                 param, grad, state["exp_avg"], state["exp_avg_sq"])
             step = self._counted(state["step"])
-            if weight_decay != 0:
-                if decoupled:
-                    real_param.mul_(1.0 - lr * weight_decay)
-                else:
-                    grad = grad.add(real_param, alpha=weight_decay)
+            grad = self._decayed(real_param, grad, lr, weight_decay, decoupled)
             exp_avg.lerp_(grad, 1.0 - beta1)
             exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1.0 - beta2)
             bias_correction1 = 1.0 - beta1 ** step
