@@ -9,12 +9,10 @@ import unigrad as ug
 import unigrad.nn.functional as F
 from unigrad import nn
 
+from .helpers import as_np
+
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
-
-
-def as_np(tensor) -> np.ndarray:
-    return np.asarray(tensor.detach().numpy())
 
 
 def kinked_values(rng, *shape) -> np.ndarray:

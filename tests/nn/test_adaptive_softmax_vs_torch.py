@@ -10,6 +10,8 @@ import unigrad as ug
 from unigrad import nn
 from unigrad.nn.layers.adaptive import AdaptiveLogSoftmaxWithLoss
 
+from .helpers import as_np
+
 torch = pytest.importorskip("torch")
 # CONFIGS[0]'s last cluster has a zero-size hidden layer (8 // 4 ** 2), as PyTorch allows
 pytestmark = [pytest.mark.torch,
@@ -20,10 +22,6 @@ CONFIGS = [
     dict(in_features=6, n_classes=7, cutoffs=[2], div_value=2.0, head_bias=True),
     dict(in_features=16, n_classes=12, cutoffs=(4, 5, 9), div_value=1.5),
 ]
-
-
-def as_np(tensor) -> np.ndarray:
-    return np.asarray(tensor.detach().numpy())
 
 
 def pair(config: dict):

@@ -12,9 +12,7 @@ import unigrad as ug
 from unigrad import nn
 from unigrad.nn import init
 
-
-def as_np(tensor) -> np.ndarray:
-    return np.asarray(tensor.detach().numpy())
+from .helpers import as_np
 
 
 def truncated_normal_moments(a: float, b: float) -> tuple[float, float]:

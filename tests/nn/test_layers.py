@@ -11,11 +11,9 @@ import unigrad as ug
 import unigrad.nn.functional as F
 from unigrad import nn
 
+from .helpers import as_np
+
 # ----------------------------------------------------------------------------- helpers
-
-
-def as_np(tensor) -> np.ndarray:
-    return np.asarray(tensor.detach().numpy())
 
 
 def load_torch_state(ours: nn.Cell, theirs) -> None:

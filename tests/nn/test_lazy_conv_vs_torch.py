@@ -12,6 +12,8 @@ import pytest
 import unigrad as ug
 from unigrad import nn
 
+from .helpers import as_np
+
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
 
@@ -27,10 +29,6 @@ CASES = [
     ("LazyConvTranspose2d", (2, 3), {"bias": False}, (3, 2, 2)),
     ("LazyConvTranspose3d", (2, 2), {"stride": (1, 2, 1)}, (1, 2, 2, 2, 2)),
 ]
-
-
-def as_np(tensor) -> np.ndarray:
-    return np.asarray(tensor.detach().numpy())
 
 
 def pair(name: str, args: tuple, kwargs: dict, dtype=None):

@@ -14,6 +14,7 @@ import unigrad.nn.functional as F
 from unigrad import nn
 
 from ..ops.torch_comparison import compare
+from .helpers import as_np
 
 torch = pytest.importorskip("torch")
 TF = torch.nn.functional
@@ -23,10 +24,6 @@ pytestmark = pytest.mark.torch
 @pytest.fixture
 def rng():
     return np.random.default_rng(42)
-
-
-def as_np(tensor) -> np.ndarray:
-    return np.asarray(tensor.detach().numpy())
 
 
 def functional_pair(target, class_weight=None, options=False, **kwargs):

@@ -11,11 +11,9 @@ import pytest
 import unigrad as ug
 from unigrad import nn
 
+from .helpers import as_np
+
 REDUCTIONS = ("none", "mean", "sum")
-
-
-def as_np(tensor) -> np.ndarray:
-    return np.asarray(tensor.detach().numpy())
 
 
 def check_loss_against_torch(ours, theirs, torch, input, target, rng, atol=1e-10):

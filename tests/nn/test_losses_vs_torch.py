@@ -12,27 +12,13 @@ import unigrad as ug
 import unigrad.nn.functional as F
 from unigrad import nn
 
+from .helpers import as_np, to_torch, to_ug
+
 torch = pytest.importorskip("torch")
 TF = torch.nn.functional
 pytestmark = pytest.mark.torch
 
 REDUCTIONS = ("none", "mean", "sum")
-
-
-def as_np(tensor) -> np.ndarray:
-    return np.asarray(tensor.detach().numpy())
-
-
-def to_ug(value, grad: bool):
-    if isinstance(value, np.ndarray):
-        return ug.tensor(value, requires_grad=grad and value.dtype.kind == "f")
-    return value
-
-
-def to_torch(value, grad: bool):
-    if isinstance(value, np.ndarray):
-        return torch.tensor(value, requires_grad=grad and value.dtype.kind == "f")
-    return value
 
 
 def check_against_torch(ours, theirs, *arrays, grads=None, rtol=1e-10, atol=1e-12):

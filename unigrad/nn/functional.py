@@ -30,7 +30,7 @@ def relu(input, inplace: bool = False):
         (True, tensor([0., 2.]))
     """
     if inplace:
-        return _apply_inplace(input, _elementwise.relu)
+        return relu_(input)  # noqa: F405 - nn_activations' in-place form
     return _elementwise.relu(input)
 
 
