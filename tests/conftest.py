@@ -27,3 +27,22 @@ def restore_random_defaults():
     ug.set_default_dtype(ug.float32)
     ug.set_default_device(None)
     ug.set_rng_state(state)
+
+
+@pytest.fixture(autouse=True)
+def text_names(request):
+    """unigrad's own names in text forms (``unigrad.float32``, shapes as tuples), or
+    PyTorch's (``torch.float32``, ``torch.Size``) for tests of the torch front-end: test
+    modules that set ``TEXT_NAMES = "torch"`` and the doctests of ``unigrad.compat.torch``.
+    Importing the torch front-end switches the process to PyTorch's names; this fixture
+    makes each test independent of which modules its worker imported before."""
+    from unigrad import _state
+    wanted = getattr(request.module, "TEXT_NAMES", "unigrad")
+    callspec = getattr(request.node, "callspec", None)
+    module_name = callspec.params.get("module_name", "") if callspec is not None else ""
+    if str(module_name).startswith("unigrad.compat.torch"):
+        wanted = "torch"
+    saved = _state.global_state.text_names
+    _state.global_state.text_names = wanted
+    yield
+    _state.global_state.text_names = saved

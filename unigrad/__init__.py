@@ -25,6 +25,7 @@ from . import (
     transforms,
     viz,
 )
+from ._format import get_printoptions, printoptions, set_printoptions
 from .autograd import (
     enable_grad,
     inference_mode,
@@ -49,10 +50,12 @@ from .backend import (
     uint8,
 )
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
+from .dtype_info import finfo, iinfo
 from .graph import jit
 from .io import load, save
 from .nn.accumulator import GradAccumulator
 from .ops import *  # noqa: F403
+from .size import Size
 from .tensor import Tensor
 from .transforms import (
     GradientTape,

@@ -27,6 +27,10 @@ class _GlobalState:
     anomaly_enabled = False
     execution_mode = 1  # PYNATIVE_MODE; GRAPH_MODE (0) makes Cells compile themselves
     anomaly_check_nan = True
+    # Whose names the text forms use: "unigrad" (``unigrad.float32``, shapes as tuples) or
+    # "torch" (``torch.float32``, shapes as ``torch.Size``), set by importing the torch
+    # front-end.
+    text_names = "unigrad"
 
 
 global_state = _GlobalState()

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _state
+
 ndarray = np.ndarray
+_global = _state.global_state
 
 
 class DType:
@@ -60,7 +63,7 @@ class DType:
         return complex128 if self.np_dtype == np.float64 else complex64
 
     def __repr__(self) -> str:
-        return f"unigrad.{self.name}"
+        return f"{_global.text_names}.{self.name}"
 
     def __eq__(self, other) -> bool:
         if isinstance(other, DType):

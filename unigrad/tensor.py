@@ -21,8 +21,11 @@ import numpy as np
 
 from . import _state, backend
 from .backend import DType, ndarray
+from .size import Size
 
 _local = _state.local
+_global = _state.global_state
+_new_size = tuple.__new__
 _grad_lock = threading.Lock()
 
 _NON_LEAF_GRAD_WARNING = (
@@ -203,7 +206,10 @@ class Tensor:
     # ------------------------------------------------------------------ basics
     @property
     def shape(self) -> tuple:
-        return self._data.shape
+        """The shape: a tuple of ints (a ``torch.Size`` under PyTorch's names)."""
+        if _global.text_names == "unigrad":
+            return self._data.shape
+        return _new_size(Size, self._data.shape)
 
     @property
     def dtype(self) -> DType:
@@ -225,9 +231,9 @@ class Tensor:
         return self._data.ndim
 
     def size(self, dim: int | None = None):
-        """The shape, or its length along ``dim``."""
+        """The shape (as :attr:`shape` gives it), or its length along ``dim``."""
         if dim is None:
-            return self._data.shape
+            return self.shape
         return self._data.shape[dim]
 
     def numel(self) -> int:

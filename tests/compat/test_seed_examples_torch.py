@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+TEXT_NAMES = "torch"  # PyTorch's names in text forms (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT / "examples" / "seeds"
 

@@ -12,6 +12,8 @@ import unigrad.compat.torch.nn.functional as F
 from unigrad.compat.torch.autograd import Variable
 from unigrad.compat.torch.autograd import functional as AF
 
+TEXT_NAMES = "torch"  # PyTorch's names in text forms (tests/conftest.py)
+
 # ----------------------------------------------------------------------------- names
 
 def test_every_exported_name_resolves():

@@ -10,6 +10,8 @@ import pytest
 
 import unigrad.compat.torch as torch_ug
 
+TEXT_NAMES = "torch"  # PyTorch's names in text forms (tests/conftest.py)
+
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
 

@@ -25,6 +25,8 @@ from unigrad.compat.torch.func import (
     vmap,
 )
 
+TEXT_NAMES = "torch"  # PyTorch's names in text forms (tests/conftest.py)
+
 try:
     import torch as real_torch
 except ImportError:  # the cross-checks below are skipped

@@ -8,6 +8,10 @@ under PyTorch's names, together with ``torch.autograd``, ``torch.nn``
 ``torch.func``. Names PyTorch does not have are not exported, so a typo fails
 with the usual ``AttributeError`` naming it.
 
+Importing this package makes unigrad's text forms use PyTorch's names, for
+every tensor in the process: dtypes print as ``torch.float32`` and shapes are
+``torch.Size`` objects (``unigrad.float32`` and plain tuples before).
+
 Example:
     >>> import unigrad.compat.torch as torch
     >>> x = torch.tensor(2., requires_grad=True)
@@ -29,7 +33,8 @@ from typing import Any
 import numpy as np
 
 import unigrad as _ug
-from unigrad import linalg
+from unigrad import _state, linalg
+from unigrad._format import set_printoptions
 from unigrad.autograd import (
     enable_grad,
     inference_mode,
@@ -40,6 +45,7 @@ from unigrad.autograd import (
 )
 from unigrad.backend import Device as device
 from unigrad.backend import DType as dtype
+from unigrad.dtype_info import finfo, iinfo
 from unigrad.nn.functional import (  # torch.<name> spellings with F's leading arguments
     adaptive_avg_pool1d,
     adaptive_max_pool1d,
@@ -446,11 +452,14 @@ from unigrad.ops import (
     zeros,
     zeros_like,
 )
+from unigrad.size import Size
 from unigrad.tensor import Tensor
 
 from . import _out, accelerator, autograd, cuda, fft, func, nn, optim, special, testing, utils
 from .func import vmap
 from .serialization import load, save
+
+_state.global_state.text_names = "torch"  # dtypes and shapes print with PyTorch's names
 
 float16 = half = _ug.float16
 float32 = float = _ug.float32  # noqa: A001 - PyTorch's spelling

@@ -12,7 +12,7 @@ Example:
     >>> _ = torch.manual_seed(0)
     >>> model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
     >>> model(torch.ones(2, 3)).shape
-    (2, 1)
+    torch.Size([2, 1])
     >>> sum(p.numel() for p in model.parameters())
     21
 """
