@@ -17,7 +17,7 @@ class NodeHooks:
     """Rarely used per-node state, allocated on first use to keep recording cheap."""
 
     __slots__ = ("tensor_hooks", "retained", "pre_hooks", "post_hooks", "forward_trace",
-                 "out_tangents")
+                 "out_tangents", "metadata")
 
     def __init__(self):
         self.tensor_hooks = []
@@ -26,6 +26,7 @@ class NodeHooks:
         self.post_hooks = []
         self.forward_trace = None
         self.out_tangents = None  # forward-mode tangents of the saved output
+        self.metadata = None
 
 
 class Node:
@@ -44,12 +45,23 @@ class Node:
     interned and shared between nodes.
     """
 
+    # ``presented`` (PyTorch's node name, its operands' edges; see present_as) is set only
+    # on the nodes of named composites: read it with getattr(node, "presented", None).
     __slots__ = ("prim", "params", "saved", "versions", "metas", "out", "out_counter",
-                 "out_version", "edges", "needs", "hooks", "__weakref__")
+                 "out_version", "edges", "needs", "hooks", "presented", "__weakref__")
 
     def name(self) -> str:
         """PyTorch's node name, e.g. ``MulBackward0``."""
-        return self.prim.backward_name
+        presented = getattr(self, "presented", None)
+        return self.prim.backward_name if presented is None else presented[0]
+
+    @property
+    def metadata(self) -> dict:
+        """A dict for the user's own notes about this node (PyTorch's ``Node.metadata``)."""
+        hooks = self._hooks()
+        if hooks.metadata is None:
+            hooks.metadata = {}
+        return hooks.metadata
 
     def _hooks(self) -> NodeHooks:
         if self.hooks is None:
@@ -60,7 +72,8 @@ class Node:
     def next_functions(self):
         """``((node_or_accumulator, 0), ...)`` for each input, as in PyTorch."""
         result = []
-        for edge in self.edges:
+        presented = getattr(self, "presented", None)
+        for edge in self.edges if presented is None else presented[1]:
             if edge is None:
                 result.append((None, 0))
             elif type(edge) is Node:
@@ -78,7 +91,45 @@ class Node:
         return _HookHandle(self._hooks().pre_hooks, hook)
 
     def __repr__(self) -> str:
-        return f"<{self.prim.backward_name} object at {hex(id(self))}>"
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+
+def _edge_of(operand):
+    """Where an operand's cotangent goes, as ``next_functions`` shows it: its node, the
+    tensor itself (a leaf's accumulator) or None."""
+    if not isinstance(operand, Tensor) or not operand._requires_grad:
+        return None
+    return operand if operand._grad_fn is None else operand._grad_fn
+
+
+def present_as(result, name: str, *operands):
+    """Show the node that made ``result`` as PyTorch's node ``name`` over ``operands``.
+
+    A composite (``linear``, ``mse_loss``...) records the nodes of the primitives it
+    is made of; PyTorch records one node of its own. This renames the composite's last
+    node and gives it ``operands`` (in PyTorch's order) as its ``next_functions``, so that
+    ``grad_fn`` prints, and graph walks see, what PyTorch's would; backward still runs the
+    composite's rules. Returns ``result``; does nothing when ``result`` records no node of
+    its own.
+
+    Example:
+        >>> import unigrad as ug
+        >>> from unigrad.autograd.node import present_as
+        >>> x = ug.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = present_as((x - 1.0) * (x - 1.0), "SquareOfShiftBackward0", x)
+        >>> y.grad_fn, len(y.grad_fn.next_functions)
+        (<SquareOfShiftBackward0 object at 0x...>, 1)
+        >>> y.sum().backward(); x.grad
+        tensor([0., 2.])
+    """
+    node = result._grad_fn if isinstance(result, Tensor) else None
+    if type(node) is not Node:
+        return result
+    for operand in operands:
+        if isinstance(operand, Tensor) and operand._grad_fn is node:
+            return result
+    node.presented = (name, tuple(_edge_of(operand) for operand in operands))
+    return result
 
 
 class AccumulateGrad:
