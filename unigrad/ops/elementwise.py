@@ -159,7 +159,8 @@ def _clip_scalar(operands: list, params: dict, dtype) -> str | None:
 
 
 clip_p = Primitive("clip", _clip_impl, lambda x, **p: (shape_of(x), dtype_of(x)),
-                   kind="elementwise", vjp=_clip_vjp, scalar=_clip_scalar)
+                   kind="elementwise", vjp=_clip_vjp, scalar=_clip_scalar,
+                   backward_name="ClampBackward1")
 
 
 def _cast_impl(x, dtype):
@@ -486,7 +487,11 @@ def pow(input, exponent):
         >>> ug.pow(ug.tensor([2.0, 3.0]), 2)
         tensor([4., 9.])
     """
-    return bind(pow_p, *coerce_operands(input, exponent))
+    power = bind(pow_p, *coerce_operands(input, exponent))
+    if isinstance(exponent, Tensor) or not isinstance(power, Tensor) or power._grad_fn is None:
+        return power
+    from ..autograd.node import present_as  # (autograd imports this module)
+    return present_as(power, "PowBackward0", input)  # PyTorch: a scalar exponent, one operand
 
 
 @op(methods=("maximum",), inplace=("maximum_",))

@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from ..autograd.node import present_as
 from ..tensor import Tensor
 from ._dtypes import coerce_operands, float_operand
 from ._primitive import Primitive, bind
@@ -506,7 +507,7 @@ def clamp_min(input, min):
         >>> ug.clamp_min(ug.tensor([-1.0, 2.0]), 0.0)
         tensor([0., 2.])
     """
-    return clip(input, min=min)
+    return present_as(clip(input, min=min), "ClampMinBackward0", input)
 
 
 @op(methods=("clamp_max",), inplace=("clamp_max_",))
@@ -518,7 +519,7 @@ def clamp_max(input, max):
         >>> ug.clamp_max(ug.tensor([-1.0, 2.0]), 0.0)
         tensor([-1.,  0.])
     """
-    return clip(input, max=max)
+    return present_as(clip(input, max=max), "ClampMaxBackward0", input)
 
 
 @op(methods=("nan_to_num",), inplace=("nan_to_num_",))

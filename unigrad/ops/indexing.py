@@ -31,6 +31,7 @@ import operator
 import numpy as np
 
 from .. import _state, backend
+from ..autograd.node import present_as
 from ..backend import namespace_of
 from ..interpreters.array import AbstractArray
 from ..interpreters.batching import (
@@ -720,7 +721,40 @@ def getitem(input, index):
         >>> x[x > 3.0]
         tensor([4., 5.])
     """
-    return _select(input, normalize_index(index, tuple(input.shape)))
+    if type(index) is tuple and 1 < len(index) <= len(input.shape) and _records(input) and \
+            all(type(item) is int for item in index):
+        for item in index:  # PyTorch records one SelectBackward0 per integer
+            input = getitem(input, item)
+        return input
+    result = _select(input, normalize_index(index, tuple(input.shape)))
+    if not isinstance(result, Tensor) or result._grad_fn is None:
+        return result
+    name = _view_node_name(index)
+    return result if name is None else present_as(result, name, input)
+
+
+_FULL_SLICE = slice(None)
+
+
+def _records(input) -> bool:
+    return isinstance(input, Tensor) and input._requires_grad and _local.grad_enabled
+
+
+def _view_node_name(index) -> str | None:
+    """PyTorch's node for an index that takes one integer (``SelectBackward0``) or adds
+    one dimension (``UnsqueezeBackward0``) and otherwise keeps every dimension whole; None
+    for the others (their node is ours: ``SliceBackward0``, ``IndexBackward0``)."""
+    items = index if type(index) is tuple else (index,)
+    significant = [item for item in items
+                   if not (item is Ellipsis or (type(item) is slice and item == _FULL_SLICE))]
+    if len(significant) != 1:
+        return None
+    item = significant[0]
+    if item is None:
+        return "UnsqueezeBackward0"
+    if isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
+        return "SelectBackward0"
+    return None
 
 
 @op(methods=("__setitem__",))

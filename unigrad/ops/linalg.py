@@ -23,6 +23,7 @@ import string
 import numpy as np
 
 from .. import _state, backend
+from ..autograd.node import present_as
 from ..backend import namespace_of
 from ..interpreters import has_values
 from ..interpreters.batching import move_to_front, ndim_of, over_leading_dims
@@ -212,7 +213,13 @@ def matmul(input, other):
             return bind(matmul_p, input, other)
     input, other = _matrix_operands(input, other, "matmul")
     _matmul_shape(tuple(input.shape), tuple(other.shape))
-    return bind(matmul_p, input, other)
+    product = bind(matmul_p, input, other)
+    ranks = (len(input.shape), len(other.shape))
+    if ranks == (1, 1):
+        return present_as(product, "DotBackward0", input, other)
+    if ranks == (2, 1):
+        return present_as(product, "MvBackward0", input, other)
+    return product
 
 
 @op(methods=("mm",))
@@ -289,7 +296,7 @@ def dot(input, other):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.shape[0]}] and "
                            f"src [{other.shape[0]}] to have the same number of elements, but got "
                            f"{input.shape[0]} and {other.shape[0]} elements respectively")
-    return bind(matmul_p, input, other)
+    return present_as(bind(matmul_p, input, other), "DotBackward0", input, other)
 
 
 @op(methods=("outer",))

@@ -8,6 +8,7 @@ Every op declares its own Tensor method names where it is defined
 
 from __future__ import annotations
 
+from ..autograd.node import present_as
 from ..tensor import Tensor
 from . import creation, integer_math, shape
 from . import elementwise as ew
@@ -20,10 +21,20 @@ def _swap(fn):
     return reflected
 
 
+def _reflected_sub(self, other):
+    """``other - self``; with a number ``other``, PyTorch's ``RsubBackward1`` node over
+    ``self`` alone."""
+    difference = ew.sub(other, self)
+    return difference if isinstance(other, Tensor) else present_as(difference, "RsubBackward1",
+                                                                     self)
+
+
+# ``2 * x`` and ``1 + x`` compute ``x * 2`` and ``x + 1``: the same values, and the tensor
+# comes first among the node's operands, as in PyTorch
 OPERATORS = {
-    "__add__": ew.add, "__radd__": _swap(ew.add),
-    "__sub__": ew.sub, "__rsub__": _swap(ew.sub),
-    "__mul__": ew.mul, "__rmul__": _swap(ew.mul),
+    "__add__": ew.add, "__radd__": ew.add,
+    "__sub__": ew.sub, "__rsub__": _reflected_sub,
+    "__mul__": ew.mul, "__rmul__": ew.mul,
     "__truediv__": ew.div, "__rtruediv__": _swap(ew.div),
     "__floordiv__": ew.floor_divide, "__rfloordiv__": _swap(ew.floor_divide),
     "__mod__": ew.remainder, "__rmod__": _swap(ew.remainder),

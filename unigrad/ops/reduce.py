@@ -23,6 +23,7 @@ from collections import namedtuple
 import numpy as np
 
 from .. import _state
+from ..autograd.node import present_as
 from ..backend import namespace_of
 from ..interpreters.batching import over_axes
 from ..tensor import Tensor
@@ -136,11 +137,15 @@ def sum(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = F
     """
     axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
     if dtype is None:
-        return bind(sum_p, input, axes=axes, keepdims=keep)
-    cast = _elementwise.cast
-    total = bind(sum_p, cast(input, dtype), axes=axes, keepdims=keep)
-    # integers accumulate in int64; an explicit integer dtype is the result's, as in PyTorch
-    return total if total.dtype == dtype else cast(total, dtype)
+        total = bind(sum_p, input, axes=axes, keepdims=keep)
+    else:
+        cast = _elementwise.cast
+        total = bind(sum_p, cast(input, dtype), axes=axes, keepdims=keep)
+        # integers accumulate in int64; an explicit integer dtype is the result's (PyTorch)
+        total = total if total.dtype == dtype else cast(total, dtype)
+    if dim is None and axis is None:
+        return total
+    return present_as(total, "SumBackward1", input)  # PyTorch's node for sum over dims
 
 
 @op(methods=("mean",))
@@ -159,7 +164,10 @@ def mean(input, dim=None, keepdim: bool = False, *, axis=None, keepdims: bool = 
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
                            f"floating point or complex dtype. Got: {input.dtype.name.capitalize()}")
     axes, keep = _axes_and_keepdims(input, dim, keepdim, axis, keepdims)
-    return bind(mean_p, input, axes=axes, keepdims=keep)
+    average = bind(mean_p, input, axes=axes, keepdims=keep)
+    if dim is None and axis is None:
+        return average
+    return present_as(average, "MeanBackward1", input)  # PyTorch's node for mean over dims
 
 
 # ----------------------------------------------------------------------------- prod
@@ -366,7 +374,8 @@ def _extreme(name, value_prim, arg_prim, result_type, input, dim, keepdim, axis,
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
                                f"input.numel() == 0. Specify the reduction dim with the 'dim' "
                                f"argument.")
-        return bind(value_prim, input, axes=tuple(range(len(shape))), keepdims=False)
+        everything = bind(value_prim, input, axes=tuple(range(len(shape))), keepdims=False)
+        return present_as(everything, f"{name.capitalize()}Backward1", input)
     if isinstance(dim, (list, tuple)):
         axes, keep = _axes_and_keepdims(input, dim, keep, None, False)
         _check_nonempty(name, input, axes)
@@ -383,7 +392,7 @@ def _extreme(name, value_prim, arg_prim, result_type, input, dim, keepdim, axis,
         reshape = _shape.reshape
         kept = reduced_shape(shape, (axis,), False)
         indices, values = reshape(indices, kept), reshape(values, kept)
-    return result_type(values, indices)
+    return result_type(present_as(values, f"{name.capitalize()}Backward0", input), indices)
 
 
 def _take_along(value_prim, input, indices, axis: int):
@@ -584,8 +593,8 @@ def var(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
                       "than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=2)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return squares / 0.0
-    return squares * (1.0 / freedom)
+            return present_as(squares / 0.0, "VarBackward0", input)
+    return present_as(squares * (1.0 / freedom), "VarBackward0", input)
 
 
 @op(methods=("std",), autocast="float32")
@@ -599,8 +608,9 @@ def std(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
         tensor([1.4142, 0.0000])
     """
     sqrt = _elementwise.sqrt
-    return sqrt(var(input, dim, unbiased, keepdim, correction=correction, axis=axis,
-                    keepdims=keepdims, ddof=ddof))
+    deviation = sqrt(var(input, dim, unbiased, keepdim, correction=correction, axis=axis,
+                         keepdims=keepdims, ddof=ddof))
+    return present_as(deviation, "StdBackward0", input)
 
 
 def _stop(value):
@@ -659,6 +669,11 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, axis=None,
         >>> ug.vector_norm(ug.tensor([3.0, -4.0]), ord=float("inf"))
         tensor(4.)
     """
+    norm = _vector_norm(input, ord, dim, keepdim, axis, keepdims, dtype)
+    return present_as(norm, "LinalgVectorNormBackward0", input)
+
+
+def _vector_norm(input, ord, dim, keepdim: bool, axis, keepdims: bool, dtype):
     abs, cast, where = _elementwise.abs, _elementwise.cast, _elementwise.where
     if dtype is not None:
         input = cast(input, dtype)

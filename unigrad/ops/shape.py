@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from ..autograd.node import present_as
 from ..backend import namespace_of, promote_types
 from ..interpreters.batching import (
     batch_size,
@@ -333,7 +334,7 @@ def transpose(input, dim0=None, dim1=None):
         return input
     axes = list(range(ndim))
     axes[a], axes[b] = axes[b], axes[a]
-    return transpose_axes(input, axes)
+    return present_as(transpose_axes(input, axes), "TransposeBackward0", input)
 
 
 swapaxes = swapdims = transpose
@@ -352,7 +353,7 @@ def t(input):
     if len(input.shape) > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{len(input.shape)}D")
-    return transpose(input)
+    return present_as(transpose(input), "TBackward0", input)
 
 
 # ----------------------------------------------------------------------------- more primitives
@@ -512,7 +513,10 @@ def squeeze(input, dim=None):
     else:
         axes = normalize_axes(dim if isinstance(dim, (tuple, list)) else (dim,), len(shape))
     dropped = {a for a in axes if a < len(shape) and shape[a] == 1}
-    return reshape(input, tuple(d for i, d in enumerate(shape) if i not in dropped))
+    squeezed = reshape(input, tuple(d for i, d in enumerate(shape) if i not in dropped))
+    # PyTorch's nodes: squeeze() SqueezeBackward0, squeeze(dim) 1, squeeze(dims) 2
+    variant = 0 if dim is None else 2 if isinstance(dim, (tuple, list)) else 1
+    return present_as(squeezed, f"SqueezeBackward{variant}", input)
 
 
 @op(methods=("unsqueeze",))
@@ -526,7 +530,8 @@ def unsqueeze(input, dim: int):
     """
     shape = tuple(input.shape)
     axis = _dim(dim, len(shape) + 1)
-    return reshape(input, shape[:axis] + (1,) + shape[axis:])
+    return present_as(reshape(input, shape[:axis] + (1,) + shape[axis:]), "UnsqueezeBackward0",
+                      input)
 
 
 def _tensor_list(tensors, name: str, empty_error) -> list:
@@ -592,6 +597,10 @@ def stack(tensors, dim: int | None = None, *, axis: int | None = None):
         (3, 2)
     """
     tensors = _tensor_list(tensors, "stack", RuntimeError("stack expects a non-empty TensorList"))
+    return present_as(_stacked(tensors, dim, axis), "StackBackward0", *tensors)
+
+
+def _stacked(tensors: list, dim, axis):
     first = tuple(tensors[0].shape)
     for entry, t in enumerate(tensors[1:], start=1):
         if tuple(t.shape) != first:
