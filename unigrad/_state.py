@@ -31,6 +31,7 @@ class _GlobalState:
     # "torch" (``torch.float32``, shapes as ``torch.Size``), set by importing the torch
     # front-end.
     text_names = "unigrad"
+    saved_hooks_active = 0  # saved_tensors_hooks blocks open in any thread
 
 
 global_state = _GlobalState()

@@ -1,6 +1,6 @@
 """The tape: ``backward``, ``grad``, grad modes (PyTorch semantics)."""
 
-from . import forward_ad
+from . import forward_ad, graph
 from .anomaly import (
                       detect_anomaly,
                       is_anomaly_check_nan_enabled,
@@ -25,4 +25,4 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "in
            "is_grad_enabled", "is_inference_mode_enabled", "Node", "Function", "FunctionCtx",
            "once_differentiable", "gradcheck", "gradgradcheck", "GradcheckError", "detect_anomaly",
            "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
-           "forward_ad", "Variable"]
+           "forward_ad", "graph", "Variable"]

@@ -24,6 +24,7 @@ import traceback
 from .. import _state
 from ..backend import ndarray
 from ..tensor import Tensor, _grad_lock, _make_tensor, bump_version, version_of
+from .graph import MULTI_GRAD_HOOKS, PackedValue, begin_backward
 from .node import RELEASED, Node, refresh_stale_view
 
 _local = _state.local
@@ -72,6 +73,8 @@ def run_backward(roots, seeds, *, retain_graph: bool, create_graph: bool,
             keys.append(key)
             captures[key] = None
         needed = _needed_nodes(starts, captures, stops)
+    if MULTI_GRAD_HOOKS:
+        begin_backward(lambda key: key in deps and (needed is None or key in needed))
 
     previous_mode, previous_autocast = _local.grad_enabled, _local.autocast_dtype
     _local.grad_enabled = create_graph
@@ -298,7 +301,10 @@ def _unpack_inputs(node: Node, saved, create_graph: bool):
     trace = _local.trace
     inputs = []
     for value, version in zip(saved, node.versions):
-        if version is not None:
+        if type(value) is PackedValue:  # saved through saved_tensors_hooks
+            value = value.unpack()
+            inputs.append(value if create_graph else value._data)
+        elif version is not None:
             if version_of(value) != version:
                 raise RuntimeError(_version_message(value._data, node, version_of(value), version,
                                                     value))
@@ -313,7 +319,9 @@ def _unpack_inputs(node: Node, saved, create_graph: bool):
 
 def _unpack_output(node: Node, data, create_graph: bool):
     counter = node.out_counter
-    if counter is not None and counter[0] != node.out_version:
+    if type(data) is PackedValue:  # saved through saved_tensors_hooks
+        data = data.unpack()._data
+    elif counter is not None and counter[0] != node.out_version:
         raise RuntimeError(_version_message(data, node, counter[0], node.out_version, None,
                                             output=True))
     if not create_graph:

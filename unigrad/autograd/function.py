@@ -51,9 +51,11 @@ from .. import _state
 from ..abstract import ShapedArray
 from ..tensor import Tensor, _make_tensor, shared_counter, version_of
 from .grad_mode import no_grad
+from .graph import PackedValue, pack_saved
 from .node import _INFERENCE_SAVE_ERROR, RELEASED, record
 
 _local = _state.local
+_global = _state.global_state
 
 ERR_ONCE_DIFFERENTIABLE = ("trying to differentiate twice a function that was marked with "
                            "@once_differentiable")
@@ -160,7 +162,9 @@ class FunctionCtx:
         count = self._input_count
         result = []
         for i, (value, version) in enumerate(zip(saved[count:], node.versions[count:])):
-            if value is not None and version_of(value) != version:
+            if type(value) is PackedValue:  # saved through saved_tensors_hooks
+                value = value.unpack()
+            elif value is not None and version_of(value) != version:
                 from .engine import _version_message
                 raise RuntimeError(_version_message(value._data, node, version_of(value), version,
                                                     value))
@@ -327,6 +331,8 @@ def _store_saved(cls, ctx: FunctionCtx, node, args: tuple, outputs: list, single
     node.saved = tuple(saved)
     node.versions = versions
     node.metas = None
+    if _global.saved_hooks_active:
+        pack_saved(node, None)
 
 
 @functools.cache

@@ -301,6 +301,9 @@ def record(prim, args, params, result: Tensor) -> None:
     node.hooks = None
     if _global.anomaly_enabled:
         node._hooks().forward_trace = traceback.extract_stack()[:-3]
+    if _global.saved_hooks_active:
+        from .graph import pack_saved  # (graph imports this module)
+        pack_saved(node, result)
     result._grad_fn = node
     result._requires_grad = True
 

@@ -38,10 +38,10 @@ from unigrad.autograd import (
 )
 from unigrad.autograd.function import once_differentiable
 
-from . import forward_ad, function, functional
+from . import forward_ad, function, functional, graph
 
 __all__ = ["Function", "FunctionCtx", "GradcheckError", "Variable", "backward", "detect_anomaly",
-           "enable_grad", "forward_ad", "functional", "grad", "gradcheck", "gradgradcheck",
+           "enable_grad", "forward_ad", "functional", "grad", "graph", "gradcheck", "gradgradcheck",
            "inference_mode", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
            "is_grad_enabled", "is_inference_mode_enabled", "no_grad", "once_differentiable",
            "set_detect_anomaly", "set_grad_enabled"]
