@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import pytest
 
 import unigrad.compat.torch as torch_ug
@@ -208,3 +209,35 @@ def test_func_grad_with_a_tuple_of_argnums_returns_a_tuple_as_pytorch():
     assert isinstance(ours, tuple) and len(ours) == len(theirs) == 1
     assert ours[0].tolist() == theirs[0].tolist()
     assert not isinstance(torch_ug.func.grad(lambda a: (a ** 2).sum())(torch_ug.ones(2)), tuple)
+
+
+def _numpy_cube_function(module):
+    """A setup_context-style Function whose forward leaves the framework (NumPy), as in
+    PyTorch's "Extending torch.func with autograd.Function" tutorial."""
+
+    class NumpyCube(module.autograd.Function):
+        @staticmethod
+        def forward(x):
+            array = x.cpu().numpy()
+            return module.tensor(array ** 3, device=x.device), module.tensor(3 * array ** 2)
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(output[1])
+
+        @staticmethod
+        def backward(ctx, grad_output, grad_slope):
+            (slope,) = ctx.saved_tensors
+            return grad_output * slope
+    return NumpyCube
+
+
+def test_setup_context_function_sees_plain_inputs_under_func_grad():
+    import torch
+    results = []
+    for module in (torch, torch_ug):
+        cube = _numpy_cube_function(module)
+        x = module.tensor([0.5, -2.0, 3.0], dtype=module.float64)
+        results.append(module.func.grad(lambda x, cube=cube: cube.apply(x)[0].sum())(x).numpy())
+    np.testing.assert_allclose(results[1], results[0])
+    np.testing.assert_allclose(results[1], [0.75, 12.0, 27.0])

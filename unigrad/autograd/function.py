@@ -246,7 +246,11 @@ class Function(metaclass=_FunctionMeta):
                                 for a in args))
         with no_grad():
             if cls.setup_context is not Function.setup_context:
-                output = cls.forward(*args, **kwargs)
+                # under a functional transform (torch.func.grad...), forward sees its inputs
+                # as plain values, as PyTorch's unwrapped tensors: x.numpy() works there
+                plain = tuple(a.detach() if isinstance(a, Tensor) else a for a in args) \
+                    if _local.transform_depth else args
+                output = cls.forward(*plain, **kwargs)
                 cls.setup_context(ctx, args, output)
             else:
                 output = cls.forward(ctx, *args, **kwargs)
