@@ -285,11 +285,19 @@ class Device:
 CPU = Device("cpu")
 
 
+class DeviceUnavailableError(RuntimeError, AssertionError):
+    """A tensor was sent to a device this machine cannot use: a RuntimeError (unigrad,
+    MindSpore) and, as PyTorch's CPU build raises, an AssertionError."""
+
+
 def _import_cupy():
     try:
         import cupy
     except ImportError:  # pragma: no cover - depends on the machine
-        raise RuntimeError("device 'cuda' needs CuPy: pip install 'unigrad[gpu]'") from None
+        message = "device 'cuda' needs CuPy: pip install 'unigrad[gpu]'"
+        if _global.text_names == "torch":
+            message = f"Torch not compiled with CUDA enabled ({message})"
+        raise DeviceUnavailableError(message) from None
     return cupy
 
 

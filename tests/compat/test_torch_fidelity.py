@@ -241,3 +241,16 @@ def test_setup_context_function_sees_plain_inputs_under_func_grad():
         results.append(module.func.grad(lambda x, cube=cube: cube.apply(x)[0].sum())(x).numpy())
     np.testing.assert_allclose(results[1], results[0])
     np.testing.assert_allclose(results[1], [0.75, 12.0, 27.0])
+
+
+@pytest.mark.skipif(torch_ug.cuda.is_available(), reason="a GPU is present")
+def test_moving_a_tensor_to_cuda_without_one_raises_pytorchs_assertion():
+    import torch
+    for move in (lambda m: m.ones(2).cuda(), lambda m: m.ones(2).to("cuda"),
+                 lambda m: m.zeros(2, device="cuda")):
+        with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
+            move(torch)
+        with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
+            move(torch_ug)
+    with pytest.raises(RuntimeError, match="needs CuPy"):  # unigrad's own type too
+        torch_ug.ones(2).cuda()
