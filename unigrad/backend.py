@@ -254,21 +254,38 @@ class Device:
 
     __slots__ = ("type", "index")
 
-    def __init__(self, spec="cpu"):
+    def __init__(self, type="cpu", index: int | None = None):  # noqa: A002 - PyTorch's name
+        spec = type
         if isinstance(spec, Device):
             self.type, self.index = spec.type, spec.index
             return
+        if isinstance(spec, int) and not isinstance(spec, bool):  # torch.device(0): cuda:0
+            spec = f"cuda:{spec}"
         if not isinstance(spec, str):
             raise TypeError(f"device must be a string such as 'cpu' or 'cuda', got {spec!r}")
-        kind, _, index = spec.partition(":")
+        kind, _, text_index = spec.partition(":")
         if kind not in ("cpu", "cuda"):
             raise ValueError(f"device must be 'cpu' or 'cuda[:N]', got {spec!r}")
+        if text_index and index is not None:
+            raise RuntimeError(f"type (string) must not include an index because index was "
+                               f"passed explicitly: {spec}")
+        if index is not None and (isinstance(index, bool) or not isinstance(index, int)
+                                  or index < 0):
+            raise RuntimeError(f"Device index must not be negative, got {index!r}")
         self.type = kind
-        self.index = int(index) if index else (0 if kind == "cuda" else None)
+        if text_index:
+            self.index = int(text_index)
+        elif index is not None:
+            self.index = index
+        else:
+            self.index = 0 if kind == "cuda" else None
 
     def __eq__(self, other):
-        if isinstance(other, str):
-            other = Device(other)
+        if isinstance(other, str):  # unigrad compares with spellings ("cpu"); PyTorch does not
+            try:
+                other = Device(other)
+            except (TypeError, ValueError):
+                return False
         return isinstance(other, Device) and (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self):

@@ -243,6 +243,43 @@ class Tensor:
         return self._data.dtype.itemsize
 
     @property
+    def itemsize(self) -> int:
+        """Bytes per element."""
+        return self._data.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of all elements (``numel() * itemsize``)."""
+        return int(self._data.size) * self._data.dtype.itemsize
+
+    def stride(self, dim: int | None = None):
+        """The step, in elements, between neighbours along each dimension (or ``dim``).
+
+        Example:
+            >>> import unigrad as ug
+            >>> ug.zeros(2, 3).stride(), ug.zeros(2, 3).t().stride(0)
+            ((3, 1), 1)
+        """
+        steps = tuple(step // self._data.dtype.itemsize for step in self._data.strides)
+        return steps if dim is None else steps[dim]
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        """Whether the elements lie in memory in row-major order without gaps."""
+        return bool(self._data.flags.c_contiguous)
+
+    def data_ptr(self) -> int:
+        """The address of the first element."""
+        data = self._data
+        if isinstance(data, np.ndarray):
+            return int(data.__array_interface__["data"][0])
+        return int(data.data.ptr)  # CuPy
+
+    def get_device(self) -> int:
+        """The CUDA device index, or -1 for a CPU tensor (PyTorch's)."""
+        device = self.device
+        return -1 if device.type == "cpu" else (device.index or 0)
+
+    @property
     def is_floating_point_dtype(self) -> bool:
         return self._data.dtype.kind == "f"
 

@@ -254,3 +254,29 @@ def test_moving_a_tensor_to_cuda_without_one_raises_pytorchs_assertion():
             move(torch_ug)
     with pytest.raises(RuntimeError, match="needs CuPy"):  # unigrad's own type too
         torch_ug.ones(2).cuda()
+
+
+DEVICE_AND_LAYOUT_EXPRESSIONS = [
+    "m.device('cpu')", "m.device('cuda:1')", "m.device('cuda', 0)", "str(m.device('cuda', 0))",
+    "m.device(type='cpu')", "m.device('cpu').type", "m.device('cuda:0').index",
+    "m.device('cpu') == m.device('cpu', 0)", "m.ones(2).device", "m.ones(2).to('cpu').device",
+    "m.ones(2).to(m.device('cpu'), m.float64).dtype", "m.ones(2).get_device()",
+    "m.ones(2).nbytes", "m.ones(2).itemsize", "m.zeros(2, 3).stride()",
+    "m.zeros(2, 3).t().stride()", "m.zeros(2, 3).t().is_contiguous()",
+    "m.zeros(2, 3).is_contiguous()", "m.zeros(2, 3).stride(1)", "m.ones(2).data_ptr() > 0",
+    "m.ones(2).type()", "m.ones(2).type('torch.DoubleTensor').dtype",
+    "m.ones(2, dtype=m.int32).new_ones(2)",
+]
+
+
+@pytest.mark.parametrize("expression", DEVICE_AND_LAYOUT_EXPRESSIONS)
+def test_devices_and_memory_layout_answer_as_pytorch(expression):
+    import torch
+    assert repr(eval(expression, {"m": torch_ug})) == repr(eval(expression, {"m": torch}))
+
+
+def test_device_refuses_an_index_given_twice_and_a_negative_index():
+    with pytest.raises(RuntimeError, match="must not include an index"):
+        torch_ug.device("cuda:0", 1)
+    with pytest.raises(RuntimeError, match="must not be negative"):
+        torch_ug.device("cuda", -1)
