@@ -280,3 +280,22 @@ def test_device_refuses_an_index_given_twice_and_a_negative_index():
         torch_ug.device("cuda:0", 1)
     with pytest.raises(RuntimeError, match="must not be negative"):
         torch_ug.device("cuda", -1)
+
+
+def _random_draws(module):
+    module.manual_seed(1234)
+    x = module.ones(6, requires_grad=True)
+    return [module.rand(3), module.randn(2, 2), module.randint(0, 10, (4,)),
+            module.randperm(5), module.normal(0.0, 1.0, (3,)),
+            module.nn.functional.dropout(x, 0.5), module.empty(3).uniform_(-1, 1),
+            module.empty(2).normal_(), module.bernoulli(module.full((4,), 0.5)),
+            module.multinomial(module.ones(4), 2)]
+
+
+def test_manual_seed_makes_every_random_function_repeat():
+    first = [draw.detach().numpy() for draw in _random_draws(torch_ug)]
+    second = [draw.detach().numpy() for draw in _random_draws(torch_ug)]
+    for one, other in zip(first, second):
+        np.testing.assert_array_equal(one, other)
+    torch_ug.manual_seed(4321)
+    assert not np.array_equal(torch_ug.rand(3).numpy(), first[0])

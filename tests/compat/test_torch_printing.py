@@ -198,3 +198,13 @@ def test_set_printoptions_refuses_bad_options_and_changes_nothing():
     with pytest.raises(TypeError, match="sci_mode must be True, False or None"):
         ut.set_printoptions(sci_mode="yes")
     assert repr(ut.tensor([1.123456])) == before == "tensor([1.1235])"
+
+
+def test_the_other_front_ends_keep_their_own_text_under_pytorchs_names():
+    import unigrad.compat.mindspore as ms
+    import unigrad.compat.tensorflow as tf
+    assert repr(tf.constant([1.0, 2.0])) == \
+        "<tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>"
+    assert tf.constant([[1.0]]).shape == (1, 1) and type(tf.constant([[1.0]]).shape) is tuple
+    assert type(ms.Tensor([[1.0, 2.0]]).shape) is tuple
+    assert repr(ms.Tensor([[1.0, 2.0]]).shape) == "(1, 2)"

@@ -245,6 +245,11 @@ class Tensor(_UgTensor):
         return to_ms_dtype(self._data.dtype)
 
     @property
+    def shape(self) -> tuple:
+        """The shape as a tuple of ints (whatever names the text forms use)."""
+        return self._data.shape
+
+    @property
     def size(self) -> int:  # type: ignore[override]
         """The number of elements (a property in MindSpore)."""
         return int(self._data.size)

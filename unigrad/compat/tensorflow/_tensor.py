@@ -66,6 +66,11 @@ class Tensor(_UgTensor):
         array = np.array(backend.to_numpy(self._data))
         return array[()] if array.ndim == 0 else array
 
+    @property
+    def shape(self) -> tuple:
+        """The shape as a tuple of ints (whatever names the text forms use)."""
+        return self._data.shape
+
     def get_shape(self) -> tuple:
         """The static shape (TensorFlow's ``get_shape``)."""
         return self.shape
