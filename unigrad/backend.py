@@ -311,10 +311,10 @@ def _import_cupy():
     try:
         import cupy
     except ImportError:  # pragma: no cover - depends on the machine
-        message = "device 'cuda' needs CuPy: pip install 'unigrad[gpu]'"
-        if _global.text_names == "torch":
-            message = f"Torch not compiled with CUDA enabled ({message})"
-        raise DeviceUnavailableError(message) from None
+        if _global.text_names == "torch":  # PyTorch's CPU build: exactly its error
+            raise AssertionError("Torch not compiled with CUDA enabled") from None
+        raise DeviceUnavailableError("device 'cuda' needs CuPy: pip install 'unigrad[gpu]'") \
+            from None
     return cupy
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import unigrad as ug
+from unigrad.autograd.node import Node
 
 
 class Tracked(np.ndarray):
@@ -33,7 +34,7 @@ def intermediates_of(loss, leaf) -> list:
         for value in _held_arrays(node):
             if value is not leaf._data:
                 refs.append(weakref.ref(value))
-        stack.extend(edge for edge, _ in node.next_functions if hasattr(edge, "next_functions"))
+        stack.extend(edge for edge, _ in node.next_functions if isinstance(edge, Node))
     return refs
 
 

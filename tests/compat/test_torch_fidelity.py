@@ -252,8 +252,55 @@ def test_moving_a_tensor_to_cuda_without_one_raises_pytorchs_assertion():
             move(torch)
         with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
             move(torch_ug)
-    with pytest.raises(RuntimeError, match="needs CuPy"):  # unigrad's own type too
+    for move in (lambda m: m.ones(2).cuda(), lambda m: m.ones(2).to("cuda")):
+        try:
+            move(torch)
+        except AssertionError as error:
+            expected = (type(error), str(error))
+        try:
+            move(torch_ug)
+        except AssertionError as error:
+            assert (type(error), str(error)) == expected
+    from unigrad import _state
+    _state.global_state.text_names = "unigrad"  # unigrad's own names: its own error
+    with pytest.raises(RuntimeError, match="needs CuPy") as raised:
         torch_ug.ones(2).cuda()
+    assert isinstance(raised.value, AssertionError)
+
+
+VERSION_ERROR_PROGRAMS = {
+    "output of sigmoid": lambda m, a: a.sigmoid().mul_(2),
+    "operand of mul": lambda m, a: _modified_operand(a),
+    "leaf": lambda m, a: _modified_leaf(m),
+}
+
+
+def _modified_operand(a):
+    middle = a * 1
+    product = middle * middle
+    middle.mul_(2)
+    return product
+
+
+def _modified_leaf(m):
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    y = m.tensor([1.0, 2.0])
+    product = x * y
+    y.add_(1)
+    return product
+
+
+@pytest.mark.parametrize("name", sorted(VERSION_ERROR_PROGRAMS))
+def test_in_place_modification_errors_read_as_pytorchs(name):
+    import torch
+    messages = []
+    for module in (torch, torch_ug):
+        a = module.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        result = VERSION_ERROR_PROGRAMS[name](module, a)
+        with pytest.raises(RuntimeError) as raised:
+            result.sum().backward()
+        messages.append(str(raised.value))
+    assert messages[1] == messages[0]
 
 
 DEVICE_AND_LAYOUT_EXPRESSIONS = [

@@ -19,7 +19,10 @@ backward pass is itself recorded; otherwise they run on plain arrays.
 from __future__ import annotations
 
 import math
+import re
 import traceback
+
+import numpy as np
 
 from .. import _state
 from ..backend import ndarray
@@ -335,22 +338,39 @@ def _unpack_output(node: Node, data, create_graph: bool):
     return tensor
 
 
+_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+
+
 def _version_message(data, node: Node, current: int, expected: int, tensor, output=False) -> str:
-    from ..backend import from_numpy_dtype
-    kind = from_numpy_dtype(data.dtype).name
-    if output:
-        role = f"which is output 0 of {node.name()}"
-    elif tensor is not None and tensor._grad_fn is not None:
-        role = f"which is output 0 of {tensor._grad_fn.name()}"
+    from ..backend import from_numpy_dtype, namespace_of
+    names = _global.text_names
+    if names == "torch":  # PyTorch's legacy type name and its op name: [torch.FloatTensor [3]]
+        from ..ops._dtypes import torch_dtype_name
+        gpu = namespace_of(data) is not np
+        kind = f"torch.{'cuda.' if gpu else ''}{torch_dtype_name(data.dtype)}Tensor"
     else:
-        role = f"which is an input of {node.name()}"
+        kind = from_numpy_dtype(data.dtype).name
+    if output:
+        producer = node
+    elif tensor is not None and tensor._grad_fn is not None:
+        producer = tensor._grad_fn
+    else:
+        producer = None
+    if producer is None:
+        role = "" if tensor is not None and tensor._grad_fn is None else \
+            f", which is an input of {node.name()},"
+    else:
+        name = producer.name()
+        shown = _BACKWARD_SUFFIX.sub("", name) if names == "torch" else name
+        role = f", which is output 0 of {shown},"
     hint = ("Hint: the backtrace further above shows the operation that failed to compute its "
             "gradient. The variable in question was changed in there or anywhere later. Good luck!"
             if _global.anomaly_enabled else
             "Hint: enable anomaly detection to find the operation that failed to compute its "
-            "gradient, with unigrad.autograd.set_detect_anomaly(True).")
+            f"gradient, with {names}.autograd.set_detect_anomaly(True"
+            f"{', check_nan=False' if names == 'torch' else ''}).")
     return (f"one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: [{kind} {list(data.shape)}], {role}, is at version {current}; "
+            f"inplace operation: [{kind} {list(data.shape)}]{role} is at version {current}; "
             f"expected version {expected} instead. {hint}")
 
 

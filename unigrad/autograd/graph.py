@@ -108,10 +108,13 @@ def pack_saved(node, result: Tensor | None) -> None:
     pack_hook, unpack_hook = stack[-1]
     versions = node.versions
     if node.saved and versions is not None:
-        node.saved = tuple(
-            PackedValue(pack_hook(value), unpack_hook)
-            if version is not None and isinstance(value, Tensor) else value
-            for value, version in zip(node.saved, versions))
+        saved = list(node.saved)
+        # the last operand first, as PyTorch's nodes save them (``a * b`` packs b, then a)
+        for position in reversed(range(len(saved))):
+            value = saved[position]
+            if versions[position] is not None and isinstance(value, Tensor):
+                saved[position] = PackedValue(pack_hook(value), unpack_hook)
+        node.saved = tuple(saved)
     if result is not None and node.out is not None and not isinstance(node.out, PackedValue):
         node.out = PackedValue(pack_hook(result), unpack_hook)
     node._hooks()  # nodes with hooks take the engine's general path, which unpacks

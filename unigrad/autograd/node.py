@@ -143,6 +143,11 @@ class AccumulateGrad:
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
 
+    @property
+    def next_functions(self) -> tuple:
+        """A leaf's sink leads nowhere: ``()``."""
+        return ()
+
     def __repr__(self) -> str:
         return f"<AccumulateGrad object at {hex(id(self))}>"
 
@@ -301,11 +306,11 @@ def record(prim, args, params, result: Tensor) -> None:
     node.hooks = None
     if _global.anomaly_enabled:
         node._hooks().forward_trace = traceback.extract_stack()[:-3]
+    result._grad_fn = node
+    result._requires_grad = True
     if _global.saved_hooks_active:
         from .graph import pack_saved  # (graph imports this module)
         pack_saved(node, result)
-    result._grad_fn = node
-    result._requires_grad = True
 
 
 _ONE_NEEDED = (True,)
