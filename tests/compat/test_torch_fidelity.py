@@ -346,3 +346,28 @@ def test_manual_seed_makes_every_random_function_repeat():
         np.testing.assert_array_equal(one, other)
     torch_ug.manual_seed(4321)
     assert not np.array_equal(torch_ug.rand(3).numpy(), first[0])
+
+
+@pytest.mark.parametrize("name", ["sin_", "exp_", "erf_", "expm1_", "log1p_", "rsqrt_",
+                                  "square_", "tan_", "negative_", "sigmoid_", "clamp_",
+                                  "zero_"])
+def test_in_place_functions_write_into_their_input_as_pytorch(name):
+    import torch
+    arguments = (0.0, 0.5) if name == "clamp_" else ()
+    values = []
+    for module in (torch, torch_ug):
+        x = module.tensor([0.25, 0.5, 1.5], dtype=module.float64)
+        result = getattr(module, name)(x, *arguments)
+        assert result is x
+        values.append(x.numpy())
+    np.testing.assert_allclose(values[1], values[0], rtol=1e-15)
+
+
+def test_tensor_equal_is_pytorchs():
+    import torch
+    for module in (torch, torch_ug):
+        a = module.tensor([1.0, float("nan")])
+        assert a.equal(module.tensor([1.0, 2.0])) is False
+        assert module.ones(2).equal(module.ones(2)) is True
+        assert module.ones(2).equal(module.ones(1, 2)) is False
+        assert module.equal(module.ones(2), module.ones(2)) is True

@@ -463,7 +463,7 @@ def trunc(input):
     return where(input >= 0, floor(input), ceil(input))
 
 
-@op(methods=("neg", "negative"), inplace=("neg_",))
+@op(methods=("neg", "negative"), inplace=("neg_", "negative_"))
 def neg(input):
     """``-input``.
 
@@ -657,14 +657,14 @@ log1p = _unary_public(log1p_p, """``log(1 + input)``, accurate near zero.
         >>> import unigrad as ug
         >>> ug.log1p(ug.tensor([0.0, 1e-8]))
         tensor([0.0000e+00, 1.0000e-08])
-    """, methods=("log1p",))
+    """, methods=("log1p",), inplace=("log1p_",))
 expm1 = _unary_public(expm1_p, """``exp(input) - 1``, accurate near zero.
 
     Example:
         >>> import unigrad as ug
         >>> ug.expm1(ug.tensor([0.0, 1.0]))
         tensor([0.0000, 1.7183])
-    """, methods=("expm1",))
+    """, methods=("expm1",), inplace=("expm1_",))
 sqrt = _unary_public(sqrt_p, """Square root.
 
     Example:
@@ -692,7 +692,7 @@ tan = _unary_public(tan_p, """Tangent.
         >>> import unigrad as ug
         >>> ug.tan(ug.tensor([0.0, 1.0]))
         tensor([0.0000, 1.5574])
-    """, methods=("tan",))
+    """, methods=("tan",), inplace=("tan_",))
 tanh = _unary_public(tanh_p, """Hyperbolic tangent.
 
     Example:
@@ -713,7 +713,7 @@ erf = _unary_public(erf_p, """The error function.
         >>> import unigrad as ug
         >>> ug.erf(ug.tensor([0.0, 1.0]))
         tensor([0.0000, 0.8427])
-    """, methods=("erf",))
+    """, methods=("erf",), inplace=("erf_",))
 
 
 @op(methods=("relu",), inplace=("relu_",))
@@ -812,7 +812,7 @@ def round(input, *, decimals: int = 0):
 
 # ----------------------------------------------------------------------------- composites
 
-@op(methods=("rsqrt",))
+@op(methods=("rsqrt",), inplace=("rsqrt_",))
 def rsqrt(input):
     """``1 / sqrt(input)``.
 
@@ -836,7 +836,7 @@ def reciprocal(input):
     return div(1.0, float_operand(input))
 
 
-@op(methods=("square",))
+@op(methods=("square",), inplace=("square_",))
 def square(input):
     """``input * input``.
 

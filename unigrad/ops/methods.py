@@ -236,7 +236,24 @@ def _tensor_type(self, dtype=None, non_blocking: bool = False, **kwargs):
     return result.to(device) if device is not None else result
 
 
-METHODS = {"adjoint": _last_two_adjoint, "type": _tensor_type}
+def _same_values(self, other) -> bool:
+    """``Tensor.equal(other)``: True when both have the same shape and elements (PyTorch's
+    ``torch.equal``; NaN is never equal).
+
+    Example:
+        >>> import unigrad as ug
+        >>> ug.tensor([1.0, 2.0]).equal(ug.tensor([1.0, 2.0])), ug.ones(2).equal(ug.ones(3))
+        (True, False)
+    """
+    if not isinstance(other, Tensor):
+        raise TypeError(f"equal(): argument 'other' must be Tensor, not {type(other).__name__}")
+    if self._data.shape != other._data.shape:
+        return False
+    from ..backend import to_numpy
+    return bool((to_numpy(self._data) == to_numpy(other._data)).all())
+
+
+METHODS = {"adjoint": _last_two_adjoint, "type": _tensor_type, "equal": _same_values}
 SETTABLE_PROPERTIES = {"real": _part("real"), "imag": _part("imag")}
 
 

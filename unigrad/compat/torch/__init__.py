@@ -538,10 +538,7 @@ def equal(input: Tensor, other: Tensor) -> builtins.bool:
         False
     """
     _check_tensor(input, "input", "equal")
-    _check_tensor(other, "other", "equal")
-    if input.shape != other.shape:
-        return False
-    return builtins.bool(np.array_equal(np.asarray(input), np.asarray(other)))
+    return input.equal(other)
 
 
 def isclose(input: Tensor, other, rtol: builtins.float = 1e-05,
@@ -630,6 +627,31 @@ def _check_tensor(value: object, name: str, function: str) -> None:
 
 # torch.mode: assigned, not imported (torch.compile's ``mode`` argument would shadow an import)
 mode = _ug.mode
+
+# torch.sin_(x) and the other in-place functions: the Tensor's in-place methods
+_INPLACE_FUNCTIONS = (
+    "abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_", "arcsinh_",
+    "arctan_", "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_",
+    "clamp_max_", "clamp_min_", "clip_", "conj_physical_", "cos_", "cosh_", "deg2rad_",
+    "detach_", "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fill_", "fix_", "floor_", "frac_",
+    "gcd_", "i0_", "index_put_", "lcm_", "ldexp_", "log10_", "log1p_", "log2_", "log_",
+    "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_", "round_",
+    "rsqrt_", "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_",
+    "trunc_", "xlogy_", "zero_")
+
+
+def _inplace_function(name: str) -> Callable:
+    def inplace(input: Tensor, *args, **kwargs) -> Tensor:
+        _check_tensor(input, "input", name)
+        return getattr(input, name)(*args, **kwargs)
+    inplace.__name__ = inplace.__qualname__ = name
+    inplace.__doc__ = f"``torch.{name}(input, ...)``: ``input.{name}(...)``, in place."
+    return inplace
+
+
+for _name in _INPLACE_FUNCTIONS:
+    if _name not in globals() and hasattr(Tensor, _name):
+        globals()[_name] = _inplace_function(_name)
 
 # PyTorch's functions that take no ``out=``: views, splits, conversions, *_like, predicates
 _WITHOUT_OUT = frozenset({
