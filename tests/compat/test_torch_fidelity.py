@@ -371,3 +371,20 @@ def test_tensor_equal_is_pytorchs():
         assert module.ones(2).equal(module.ones(2)) is True
         assert module.ones(2).equal(module.ones(1, 2)) is False
         assert module.equal(module.ones(2), module.ones(2)) is True
+
+
+def test_saved_values_are_readable_from_the_node_as_pytorch():
+    import torch
+    for module in (torch, torch_ug):
+        x = module.tensor([1.0, 2.0], requires_grad=True)
+        assert x.pow(2).grad_fn._saved_self is x
+        y = x.exp()
+        saved = y.grad_fn._saved_result
+        assert saved.equal(y) and saved is not y and saved.grad_fn.name() == "ExpBackward0"
+        product = x * y
+        assert product.grad_fn._saved_self is x and product.grad_fn._saved_other is y
+        with pytest.raises(AttributeError):
+            _ = product.grad_fn._saved_nothing
+        product.sum().backward()
+        with pytest.raises(RuntimeError, match="Trying to backward through the graph a second"):
+            _ = product.grad_fn._saved_self

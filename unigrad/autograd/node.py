@@ -93,6 +93,28 @@ class Node:
     def __repr__(self) -> str:
         return f"<{self.name()} object at {hex(id(self))}>"
 
+    def __getattr__(self, attribute: str):
+        """PyTorch's views of what the node saved: ``_saved_self`` and ``_saved_other`` (its
+        first and second operands, the tensors themselves), ``_saved_result`` (its output)."""
+        if not attribute.startswith("_saved_"):  # (an unset slot: "presented")
+            raise AttributeError(attribute)
+        saved = self.saved
+        position = {"_saved_self": 0, "_saved_other": 1}.get(attribute)
+        if position is not None and isinstance(saved, tuple) and position < len(saved) and \
+                isinstance(saved[position], Tensor):
+            return saved[position]
+        if attribute == "_saved_result" and self.out is not None and self.out is not RELEASED:
+            from ..tensor import _make_tensor
+            output = self.out
+            data = output.unpack()._data if hasattr(output, "unpack") else output
+            result = _make_tensor(data, True)
+            result._grad_fn = self
+            return result
+        if saved is RELEASED:
+            from .engine import ERR_BACKWARD_TWICE  # (the engine imports this module)
+            raise RuntimeError(ERR_BACKWARD_TWICE)
+        raise AttributeError(f"'{self.name()}' object has no attribute '{attribute}'")
+
 
 def _edge_of(operand):
     """Where an operand's cotangent goes, as ``next_functions`` shows it: its node, the
