@@ -13,9 +13,11 @@ The JSON document is ``{"format": "unigrad", "version": 1, "tree": NODE}``
 where a NODE is ``null``, ``true``/``false``, an integer, a finite float or a
 string standing for itself, a JSON array for a list, or an object with one
 tag: ``{"tuple": [NODE, ...]}``, ``{"dict": [[KEY, NODE], ...]}`` (keys are
-strings or integers, order kept), ``{"tensor": NAME}`` (an entry of the tensor
-table), ``{"complex_tensor": NAME}`` (a complex tensor, stored as its real and
-imaginary parts along a trailing axis of 2: safetensors has no complex128),
+strings or integers, order kept; ``"ordered_dict"`` for an ``OrderedDict``),
+``{"tensor": NAME}`` (an entry of the tensor table), ``{"complex_tensor": NAME}``
+(a complex tensor, stored as its real and imaginary parts along a trailing axis
+of 2: safetensors has no complex128); a tensor that requires grad adds
+``"requires_grad": true``,
 ``{"float": "inf" | "-inf" | "nan" | "-nan"}`` (JSON has no
 non-finite numbers) or ``{"numpy": DTYPE, "value": NODE}`` (a NumPy scalar).
 
@@ -42,6 +44,7 @@ import json
 import math
 import os
 import tempfile
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -111,7 +114,10 @@ class _Encoder:
 
     def encode(self, value: Any, parts: tuple) -> Any:
         if isinstance(value, Tensor):
-            return self._tensor(backend.to_numpy(value._data), parts, "a Tensor")
+            node = self._tensor(backend.to_numpy(value._data), parts, "a Tensor")
+            if value.requires_grad:
+                node["requires_grad"] = True
+            return node
         if isinstance(value, np.ndarray) or hasattr(value, "__cuda_array_interface__"):
             if isinstance(value, np.ma.MaskedArray):
                 raise TypeError(f"ug.save: cannot save a masked array at {_location(parts)} "
@@ -159,7 +165,7 @@ class _Encoder:
                                         f"{_location(parts)}")
                     key = str(key) if isinstance(key, str) else int(key)
                     items.append([key, self.encode(item, parts + (key,))])
-                return {"dict": items}
+                return {"ordered_dict" if isinstance(value, OrderedDict) else "dict": items}
             encoded = [self.encode(item, parts + (index,)) for index, item in enumerate(value)]
             return {"tuple": encoded} if isinstance(value, tuple) else encoded
         finally:
@@ -257,9 +263,11 @@ def save(obj: Any, path: str | os.PathLike) -> None:
     the same structure: same keys of the same types, tuples as tuples, floats
     (``inf`` and ``nan`` too), ints, bools, strings and ``None`` exact.
 
-    Tensors are stored from their data: detached, copied to the CPU,
-    bit-exact and with their dtype; ``requires_grad`` is not stored, as in
-    PyTorch's state dicts. Some things come back changed:
+    Tensors are stored from their data: copied to the CPU, bit-exact, with
+    their dtype and, as ``torch.save`` does, whether they require grad (they
+    load as leaves; a state dict's tensors are detached and do not).
+    ``OrderedDict`` (what ``state_dict()`` returns) loads as ``OrderedDict``.
+    Some things come back changed:
 
     * a tensor that appears twice (tied weights) is stored twice and loads as
       two equal, separate tensors;
@@ -360,6 +368,9 @@ def _decode(node: Any, tensors: dict, used: set) -> Any:
     if not isinstance(node, dict):
         raise _CorruptCheckpoint(f"unexpected node {node!r}")
     keys = set(node)
+    requires_grad = node.get("requires_grad") is True
+    if requires_grad:
+        keys.discard("requires_grad")
     if keys == {"tensor"} or keys == {"complex_tensor"}:
         (tag,) = keys
         name = node[tag]
@@ -368,14 +379,14 @@ def _decode(node: Any, tensors: dict, used: set) -> Any:
         if name in used:
             raise _CorruptCheckpoint(f"it names the tensor {name!r} twice")
         used.add(name)
-        if tag == "complex_tensor":
-            return _complex_from_pairs(name, tensors[name])
-        return tensors[name]
+        tensor = _complex_from_pairs(name, tensors[name]) if tag == "complex_tensor" else \
+            tensors[name]
+        return tensor.requires_grad_(True) if requires_grad else tensor
     if keys == {"tuple"} and isinstance(node["tuple"], list):
         return tuple(_decode(item, tensors, used) for item in node["tuple"])
-    if keys == {"dict"} and isinstance(node["dict"], list):
-        result = {}
-        for entry in node["dict"]:
+    if len(keys) == 1 and keys <= {"dict", "ordered_dict"} and isinstance(node[min(keys)], list):
+        result = OrderedDict() if keys == {"ordered_dict"} else {}
+        for entry in node[min(keys)]:
             if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], (str, int))
                     and not isinstance(entry[0], bool)):
                 raise _CorruptCheckpoint(f"malformed dict entry {entry!r}")
@@ -429,7 +440,7 @@ def load(path: str | os.PathLike, device: str | backend.Device | None = None) ->
     """Load a checkpoint written by :func:`save` (``torch.load``'s role); never unpickles.
 
     Returns the saved structure with every tensor as a unigrad Tensor of the
-    saved dtype, ``requires_grad=False``, on ``device`` (CPU by default; a
+    saved dtype (requiring grad when the saved one did), on ``device`` (CPU by default; a
     ``"cuda"`` device needs CuPy). A safetensors file written by another tool
     (no unigrad metadata) loads as a flat dict name -> Tensor, in the file's
     name order. A PyTorch ``.pt``/``.pth`` file (the zip ``torch.save`` writes)

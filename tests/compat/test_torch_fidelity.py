@@ -388,3 +388,31 @@ def test_saved_values_are_readable_from_the_node_as_pytorch():
         product.sum().backward()
         with pytest.raises(RuntimeError, match="Trying to backward through the graph a second"):
             _ = product.grad_fn._saved_self
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta",
+                                  "Adamax", "NAdam", "RAdam", "ASGD", "Rprop", "Adafactor",
+                                  "LBFGS"])
+def test_param_group_keys_are_in_pytorchs_order(name):
+    import torch
+    keys = []
+    for module in (torch, torch_ug):
+        parameter = module.zeros(2, requires_grad=True)
+        optimizer = getattr(module.optim, name)([parameter], lr=0.1)
+        keys.append(list(optimizer.state_dict()["param_groups"][0]))
+    assert keys[1] == keys[0]
+
+
+def test_saved_tensors_keep_requires_grad_and_state_dicts_stay_ordered(tmp_path):
+    import torch
+    loaded = []
+    for module in (torch, torch_ug):
+        leaf = module.ones(2, requires_grad=True)
+        path = tmp_path / f"{module.__name__}.pt"
+        module.save({"loss": (leaf * 2).sum(), "model": module.nn.Linear(2, 2).state_dict(),
+                     "leaf": leaf}, path)
+        state = module.load(path, weights_only=True)
+        loaded.append((repr(state["loss"]), type(state["model"]).__name__,
+                       state["leaf"].requires_grad, state["leaf"].is_leaf,
+                       [value.requires_grad for value in state["model"].values()]))
+    assert loaded[1] == loaded[0]

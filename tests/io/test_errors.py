@@ -153,7 +153,7 @@ def test_load_missing_file_and_directory(tmp_path):
 def test_load_rejects_bad_devices(ckpt):
     save({"v": 1}, ckpt)
     with pytest.raises(TypeError, match="device must be"):
-        load(ckpt, device=3)
+        load(ckpt, device=3.5)
     with pytest.raises(ValueError, match="device must be"):
         load(ckpt, device="tpu")
 

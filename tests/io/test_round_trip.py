@@ -101,16 +101,21 @@ def test_flat_state_dict_keeps_natural_names_and_order(ckpt, rng):
     assert loaded["bn.num_batches_tracked"].dtype == ug.int64
 
 
-def test_parameters_and_grad_tensors_load_as_detached_plain_tensors(ckpt):
+def test_parameters_and_grad_tensors_load_as_plain_leaves_that_require_grad(ckpt):
     weight = ug.nn.Parameter(ug.tensor([[1.0, -2.0]]), name="w")
     hidden = weight * 3.0  # a non-leaf with a grad_fn
     (hidden.sum()).backward()
     save({"w": weight, "h": hidden}, ckpt)
     loaded = load(ckpt)
-    assert_bit_exact(loaded["w"], np.array([[1.0, -2.0]], np.float32))
-    assert_bit_exact(loaded["h"], np.array([[3.0, -6.0]], np.float32))
+    assert_bit_exact(loaded["w"].detach(), np.array([[1.0, -2.0]], np.float32))
+    assert_bit_exact(loaded["h"].detach(), np.array([[3.0, -6.0]], np.float32))
     assert loaded["w"].grad is None and loaded["h"].grad_fn is None
+    assert type(loaded["w"]) is ug.Tensor
+    assert loaded["w"].requires_grad and loaded["h"].requires_grad  # as torch.save keeps it
+    assert loaded["w"].is_leaf and loaded["h"].is_leaf
     assert weight.requires_grad  # saving does not touch the source
+    save({"plain": ug.ones(2), "detached": hidden.detach()}, ckpt)
+    assert not any(tensor.requires_grad for tensor in load(ckpt).values())
 
 
 def test_optimizer_like_state_dict_round_trips_exactly(ckpt, rng):
@@ -222,7 +227,7 @@ def test_same_list_twice_is_not_a_cycle(ckpt):
     assert load(ckpt) == {"a": [1, 2], "b": [1, 2]}
 
 
-def test_mappings_and_subclasses_load_as_base_types(ckpt):
+def test_ordered_dicts_stay_ordered_other_mappings_and_subclasses_load_as_base_types(ckpt):
     from collections import namedtuple
     from enum import IntEnum
 
@@ -236,7 +241,11 @@ def test_mappings_and_subclasses_load_as_base_types(ckpt):
     obj = OrderedDict([("z", Pair(1, 2.5)), ("a", Color.RED), ("n", Name("s"))])
     save(obj, ckpt)
     loaded = load(ckpt)
-    assert type(loaded) is dict and list(loaded) == ["z", "a", "n"]
+    assert type(loaded) is OrderedDict and list(loaded) == ["z", "a", "n"]
+    save({"inner": obj, "plain": {"k": 1}}, ckpt)
+    nested = load(ckpt)
+    assert type(nested) is dict and type(nested["inner"]) is OrderedDict
+    assert type(nested["plain"]) is dict
     assert type(loaded["z"]) is tuple and loaded["z"] == (1, 2.5)
     assert type(loaded["a"]) is int and loaded["a"] == 1
     assert type(loaded["n"]) is str and loaded["n"] == "s"

@@ -19,6 +19,7 @@ from .optimizer import (
     check_flags,
     check_number,
     default,
+    in_pytorch_order,
     resolve_alias,
     step_tensor,
 )
@@ -63,7 +64,9 @@ class Adadelta(Optimizer):
         lr = resolve_alias("Adadelta", "lr", lr, "learning_rate", learning_rate)
         defaults = {"lr": lr, "rho": rho, "eps": eps, "weight_decay": weight_decay,
                     "maximize": maximize}
-        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
+        super().__init__(params, in_pytorch_order(
+            "lr rho eps weight_decay maximize capturable foreach differentiable",
+            defaults, flags), loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         super()._check_hyperparameters(group)

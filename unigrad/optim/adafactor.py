@@ -23,6 +23,7 @@ from .optimizer import (
     check_flags,
     check_pair,
     default,
+    in_pytorch_order,
     resolve_alias,
     step_tensor,
 )
@@ -82,7 +83,9 @@ class Adafactor(Optimizer):
         lr = resolve_alias("Adafactor", "lr", lr, "learning_rate", learning_rate)
         defaults = {"lr": lr, "beta2_decay": beta2_decay, "eps": eps, "d": d,
                     "weight_decay": weight_decay, "maximize": maximize}
-        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
+        super().__init__(params, in_pytorch_order(
+            "lr beta2_decay eps d weight_decay foreach maximize",
+            defaults, flags), loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         owner = type(self).__name__

@@ -20,6 +20,7 @@ from .optimizer import (
     check_flags,
     check_number,
     default,
+    in_pytorch_order,
     resolve_alias,
     step_tensor,
 )
@@ -68,7 +69,10 @@ class Adagrad(Optimizer):
         defaults = {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
                     "initial_accumulator_value": initial_accumulator_value,
                     "maximize": maximize}
-        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
+        super().__init__(params, in_pytorch_order(
+            "lr lr_decay eps weight_decay "
+            "initial_accumulator_value foreach maximize differentiable fused",
+            defaults, flags), loss_scale=loss_scale)
         for group in self.param_groups:
             for param in group["params"]:
                 self._init_state(param)

@@ -24,6 +24,7 @@ from .optimizer import (
     check_flags,
     check_number,
     default,
+    in_pytorch_order,
     resolve_alias,
     step_tensor,
 )
@@ -94,7 +95,10 @@ class Adam(Optimizer):
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                     "amsgrad": amsgrad, "maximize": maximize,
                     "decoupled_weight_decay": decoupled_weight_decay}
-        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
+        super().__init__(params, in_pytorch_order(
+            "lr betas eps weight_decay amsgrad "
+            "maximize foreach capturable differentiable fused decoupled_weight_decay",
+            defaults, flags), loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         super()._check_hyperparameters(group)

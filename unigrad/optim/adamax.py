@@ -21,6 +21,7 @@ from .optimizer import (
     check_flags,
     check_number,
     default,
+    in_pytorch_order,
     resolve_alias,
     step_tensor,
 )
@@ -67,7 +68,9 @@ class Adamax(Optimizer):
         lr = resolve_alias("Adamax", "lr", lr, "learning_rate", learning_rate)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                     "maximize": maximize}
-        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
+        super().__init__(params, in_pytorch_order(
+            "lr betas eps weight_decay foreach maximize differentiable capturable",
+            defaults, flags), loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         super()._check_hyperparameters(group)

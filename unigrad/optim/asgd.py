@@ -21,6 +21,7 @@ from .optimizer import (
     check_flags,
     check_number,
     default,
+    in_pytorch_order,
     resolve_alias,
     step_tensor,
 )
@@ -69,7 +70,9 @@ class ASGD(Optimizer):
         lr = resolve_alias("ASGD", "lr", lr, "learning_rate", learning_rate)
         defaults = {"lr": lr, "lambd": lambd, "alpha": alpha, "t0": t0,
                     "weight_decay": weight_decay, "maximize": maximize}
-        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
+        super().__init__(params, in_pytorch_order(
+            "lr lambd alpha t0 weight_decay foreach maximize differentiable capturable",
+            defaults, flags), loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         super()._check_hyperparameters(group)

@@ -221,6 +221,25 @@ def check_flags(owner: str, **flags) -> dict:
     return dict(flags)
 
 
+def in_pytorch_order(order: str, defaults: dict, flags: dict) -> dict:
+    """An optimizer's defaults (hyperparameters and :func:`check_flags`'s switches) with
+    the keys in PyTorch's order (``order``: the names, space-separated), so that its param
+    groups and ``state_dict()`` list them as PyTorch's do.
+
+    Example:
+        >>> from unigrad.optim.optimizer import in_pytorch_order
+        >>> in_pytorch_order("lr foreach maximize", {"lr": 0.1, "maximize": False},
+        ...                  {"foreach": None})
+        {'lr': 0.1, 'foreach': None, 'maximize': False}
+    """
+    merged = {**defaults, **flags}
+    keys = order.split()
+    if sorted(keys) != sorted(merged):
+        raise ValueError(f"in_pytorch_order: the order names {sorted(keys)}, the defaults "
+                         f"are {sorted(merged)}")
+    return {key: merged[key] for key in keys}
+
+
 def step_tensor(value: float = 0.0) -> Tensor:
     """A per-parameter step counter: a 0-d float tensor on the host, as PyTorch keeps it.
 

@@ -22,6 +22,7 @@ from .optimizer import (
     check_flags,
     check_number,
     default,
+    in_pytorch_order,
     resolve_alias,
     step_tensor,
 )
@@ -83,7 +84,10 @@ class RAdam(Optimizer):
         lr = resolve_alias("RAdam", "lr", lr, "learning_rate", learning_rate)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                     "maximize": maximize, "decoupled_weight_decay": decoupled_weight_decay}
-        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
+        super().__init__(params, in_pytorch_order(
+            "lr betas eps weight_decay "
+            "maximize foreach capturable decoupled_weight_decay differentiable",
+            defaults, flags), loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         super()._check_hyperparameters(group)

@@ -20,6 +20,7 @@ from .optimizer import (
     check_flags,
     check_number,
     default,
+    in_pytorch_order,
     resolve_alias,
     step_tensor,
 )
@@ -67,7 +68,10 @@ class RMSprop(Optimizer):
         lr = resolve_alias("RMSprop", "lr", lr, "learning_rate", learning_rate)
         defaults = {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps,
                     "centered": centered, "weight_decay": weight_decay, "maximize": maximize}
-        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
+        super().__init__(params, in_pytorch_order(
+            "lr momentum alpha eps centered "
+            "weight_decay capturable foreach maximize differentiable",
+            defaults, flags), loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         super()._check_hyperparameters(group)

@@ -22,6 +22,7 @@ from .optimizer import (
     check_number,
     check_pair,
     default,
+    in_pytorch_order,
     resolve_alias,
     step_tensor,
 )
@@ -73,7 +74,9 @@ class Rprop(Optimizer):
                     differentiable=differentiable)
         lr = resolve_alias("Rprop", "lr", lr, "learning_rate", learning_rate)
         defaults = {"lr": lr, "etas": etas, "step_sizes": step_sizes, "maximize": maximize}
-        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
+        super().__init__(params, in_pytorch_order(
+            "lr etas step_sizes foreach maximize differentiable capturable",
+            defaults, flags), loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         super()._check_hyperparameters(group)

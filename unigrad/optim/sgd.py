@@ -24,6 +24,7 @@ from .optimizer import (
     check_flags,
     check_number,
     default,
+    in_pytorch_order,
     required,
     resolve_alias,
 )
@@ -82,7 +83,9 @@ class SGD(Optimizer):
         nesterov = resolve_alias("SGD", "nesterov", nesterov, "use_nesterov", use_nesterov)
         defaults = {"lr": lr, "momentum": momentum, "dampening": dampening,
                     "weight_decay": weight_decay, "nesterov": nesterov, "maximize": maximize}
-        super().__init__(params, {**defaults, **flags}, loss_scale=loss_scale)
+        super().__init__(params, in_pytorch_order(
+            "lr momentum dampening weight_decay nesterov maximize foreach differentiable fused",
+            defaults, flags), loss_scale=loss_scale)
 
     def _check_hyperparameters(self, group: dict) -> None:
         super()._check_hyperparameters(group)
