@@ -196,6 +196,12 @@ def _matrix_operands(input, other, name: str):
     return input, other
 
 
+def _records(*operands) -> bool:
+    """Whether an op on ``operands`` is recorded on the tape now."""
+    return _local.grad_enabled and any(isinstance(operand, Tensor) and operand._requires_grad
+                                       for operand in operands)
+
+
 @op(methods=("matmul",))
 def matmul(input, other):
     """Matrix product with NumPy/PyTorch semantics (1-D operands, batch broadcasting).
@@ -213,8 +219,13 @@ def matmul(input, other):
             return bind(matmul_p, input, other)
     input, other = _matrix_operands(input, other, "matmul")
     _matmul_shape(tuple(input.shape), tuple(other.shape))
-    product = bind(matmul_p, input, other)
     ranks = (len(input.shape), len(other.shape))
+    if ranks == (1, 2) and _records(input, other):
+        # PyTorch's graph for vector @ matrix: unsqueeze, mm, then SqueezeBackward4
+        from .shape import unsqueeze
+        row = bind(matmul_p, unsqueeze(input, 0), other)
+        return present_as(reshape(row, tuple(row.shape[1:])), "SqueezeBackward4", row)
+    product = bind(matmul_p, input, other)
     if ranks == (1, 1):
         return present_as(product, "DotBackward0", input, other)
     if ranks == (2, 1):
