@@ -416,3 +416,15 @@ def test_saved_tensors_keep_requires_grad_and_state_dicts_stay_ordered(tmp_path)
                        state["leaf"].requires_grad, state["leaf"].is_leaf,
                        [value.requires_grad for value in state["model"].values()]))
     assert loaded[1] == loaded[0]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_linspace_values_are_pytorchs_bit_for_bit(dtype):
+    import math
+
+    import torch
+    for start, end in [(0.0, 2 * math.pi), (0.0, 1.0), (-3.0, 7.5), (2.0, -1.0), (0.1, 0.7)]:
+        for steps in (0, 1, 2, 7, 25, 100, 1001):
+            want = torch.linspace(start, end, steps, dtype=getattr(torch, dtype)).numpy()
+            got = torch_ug.linspace(start, end, steps, dtype=getattr(torch_ug, dtype)).numpy()
+            np.testing.assert_array_equal(got, want, err_msg=f"{start}, {end}, {steps}")

@@ -293,8 +293,29 @@ def linspace(start, end, steps: int, dtype=None, device=None, requires_grad: boo
     if not isinstance(steps, (int, np.integer)) or steps < 0:
         raise RuntimeError(f"number of steps must be non-negative, got {steps!r}")
     xp = backend.namespace(device or backend.default_device())
-    return _finish(xp.linspace(float(start), float(end), int(steps)).astype(_default_dtype(dtype)),
-                   None, None, requires_grad)
+    target = _default_dtype(dtype)
+    if target.kind != "f":
+        values = xp.linspace(float(start), float(end), int(steps)).astype(target)
+    else:
+        values = xp.asarray(_spaced_values(float(start), float(end), int(steps), target))
+    return _finish(values, None, None, requires_grad)
+
+
+def _spaced_values(start: float, end: float, steps: int, dtype: np.dtype) -> np.ndarray:
+    """PyTorch's linspace values, bit for bit in float32 and float64: the step in ``dtype``, the first half
+    counted up from ``start`` and the second half down from ``end``, each value
+    ``start + step * i`` rounded once to ``dtype`` (a fused multiply-add: computed in
+    extended precision)."""
+    low, high = dtype.type(start), dtype.type(end)
+    if steps == 1:
+        return np.array([low], dtype=dtype)
+    step = dtype.type((high - low) / dtype.type(steps - 1)) if steps else dtype.type(0)
+    wide = np.longdouble  # x86's 80-bit floats: the product of two doubles rounds once
+    index = np.arange(steps).astype(wide)
+    halfway = steps // 2
+    values = np.where(index < halfway, wide(low) + wide(step) * index,
+                      wide(high) - wide(step) * (steps - 1 - index))
+    return values.astype(dtype)
 
 
 def eye(n: int, m: int | None = None, dtype=None, device=None, requires_grad: bool = False):
