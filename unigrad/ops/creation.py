@@ -302,10 +302,10 @@ def linspace(start, end, steps: int, dtype=None, device=None, requires_grad: boo
 
 
 def _spaced_values(start: float, end: float, steps: int, dtype: np.dtype) -> np.ndarray:
-    """PyTorch's linspace values, bit for bit in float32 and float64: the step in ``dtype``, the first half
-    counted up from ``start`` and the second half down from ``end``, each value
-    ``start + step * i`` rounded once to ``dtype`` (a fused multiply-add: computed in
-    extended precision)."""
+    """PyTorch's linspace values, bit for bit in float32 and float64: the step in
+    ``dtype``, the first half counted up from ``start`` and the second half down from
+    ``end``, each value ``start + step * i`` rounded once to ``dtype`` (a fused
+    multiply-add: computed in extended precision)."""
     low, high = dtype.type(start), dtype.type(end)
     if steps == 1:
         return np.array([low], dtype=dtype)
