@@ -83,8 +83,10 @@ def run_backward(roots, seeds, *, retain_graph: bool, create_graph: bool,
     _local.grad_enabled = create_graph
     _local.autocast_dtype = None  # backward runs in the dtypes the forward chose (PyTorch)
     try:
-        _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph, accumulate,
-                 stops)
+        # infinite and NaN gradients (sqrt at 0) are values, not warnings, as in PyTorch
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph,
+                     accumulate, stops)
     finally:
         _local.grad_enabled = previous_mode
         _local.autocast_dtype = previous_autocast
@@ -303,9 +305,12 @@ def _unpack_inputs(node: Node, saved, create_graph: bool):
     """
     trace = _local.trace
     inputs = []
-    for value, version in zip(saved, node.versions):
-        if type(value) is PackedValue:  # saved through saved_tensors_hooks
-            value = value.unpack()
+    # saved through saved_tensors_hooks: unpacked last operand first, as they were packed
+    unpacked = {position: saved[position].unpack() for position in reversed(range(len(saved)))
+                if type(saved[position]) is PackedValue}
+    for position, (value, version) in enumerate(zip(saved, node.versions)):
+        if position in unpacked:
+            value = unpacked[position]
             inputs.append(value if create_graph else value._data)
         elif version is not None:
             if version_of(value) != version:
