@@ -33,7 +33,7 @@ class WithLossCell(Cell):
         >>> _ = net.weight.set_data(ug.tensor([[2.0, 3.0, 4.0]]))
         >>> with_loss = ug.nn.WithLossCell(net, ug.nn.MSELoss())
         >>> with_loss(ug.tensor([[1.0, 2.0, 3.0]]), ug.tensor([[19.0]]))
-        tensor(1., grad_fn=<MeanBackward0>)
+        tensor(1., grad_fn=<MseLossBackward0>)
         >>> [p.name for p in with_loss.trainable_params()]
         ['weight']
     """

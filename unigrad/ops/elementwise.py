@@ -478,6 +478,15 @@ def neg(input):
 negative = neg
 
 
+def _named(result, name: str, *operands):
+    """``result`` shown as PyTorch's node ``name`` over ``operands`` when it is recorded
+    (:func:`unigrad.autograd.node.present_as`)."""
+    if not isinstance(result, Tensor) or result._grad_fn is None:
+        return result
+    from ..autograd.node import present_as  # (autograd imports this module)
+    return present_as(result, name, *operands)
+
+
 @op(methods=("pow",), inplace=("pow_",))
 def pow(input, exponent):
     """``input ** exponent`` with broadcasting.
@@ -488,10 +497,9 @@ def pow(input, exponent):
         tensor([4., 9.])
     """
     power = bind(pow_p, *coerce_operands(input, exponent))
-    if isinstance(exponent, Tensor) or not isinstance(power, Tensor) or power._grad_fn is None:
+    if isinstance(exponent, Tensor):
         return power
-    from ..autograd.node import present_as  # (autograd imports this module)
-    return present_as(power, "PowBackward0", input)  # PyTorch: a scalar exponent, one operand
+    return _named(power, "PowBackward0", input)  # PyTorch: a scalar exponent, one operand
 
 
 @op(methods=("maximum",), inplace=("maximum_",))
@@ -857,7 +865,7 @@ def silu(input):
         tensor([0.0000, 0.7311])
     """
     input = float_operand(input)
-    return input * sigmoid(input)
+    return _named(input * sigmoid(input), "SiluBackward0", input)
 
 
 def gelu(input, approximate: str = "none"):
@@ -871,10 +879,11 @@ def gelu(input, approximate: str = "none"):
     input = float_operand(input)
     if approximate == "tanh":
         inner = (input + input * input * input * 0.044715) * math.sqrt(2.0 / math.pi)
-        return input * 0.5 * (tanh(inner) + 1.0)
+        return _named(input * 0.5 * (tanh(inner) + 1.0), "GeluBackward0", input)
     if approximate != "none":
         raise ValueError(f"approximate must be 'none' or 'tanh', got {approximate!r}")
-    return input * 0.5 * (erf(input * (1.0 / math.sqrt(2.0))) + 1.0)
+    return _named(input * 0.5 * (erf(input * (1.0 / math.sqrt(2.0))) + 1.0), "GeluBackward0",
+                  input)
 
 
 def softplus(input, beta: float = 1.0, threshold: float = 20.0):
@@ -896,7 +905,7 @@ def softplus(input, beta: float = 1.0, threshold: float = 20.0):
     stable = -logsigmoid(-scaled)
     if beta != 1.0:
         stable = stable / beta
-    return where(scaled > threshold, input, stable)
+    return _named(where(scaled > threshold, input, stable), "SoftplusBackward0", input)
 
 
 def logaddexp(input, other):

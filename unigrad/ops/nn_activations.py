@@ -18,6 +18,7 @@ import warnings
 import numpy as np
 
 from .. import _state, backend
+from ..autograd.node import present_as
 from ..backend import namespace_of
 from ..interpreters.batching import over_axes, over_leading_dims
 from ..tensor import Tensor
@@ -154,7 +155,8 @@ def _logsigmoid_impl(x):
 # x = 0 (relu, abs) that break first- and second-order derivatives exactly there, where
 # zero-initialized logits sit; log(sigmoid(x)) underflows to -inf for very negative x.
 logsigmoid_p = Primitive("logsigmoid", _logsigmoid_impl, lambda x: (shape_of(x), dtype_of(x)),
-                         kind="elementwise", vjp=lambda g, out, needs, x: (g * sigmoid(-x),))
+                         kind="elementwise", vjp=lambda g, out, needs, x: (g * sigmoid(-x),),
+                         backward_name="LogSigmoidBackward0")
 
 
 def logsigmoid(input):
@@ -235,7 +237,8 @@ def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
     if inplace:
         return apply_inplace(input, leaky_relu, negative_slope)
     input = float_operand(input)
-    return where(input > 0, input, input * negative_slope)
+    return present_as(where(input > 0, input, input * negative_slope), "LeakyReluBackward0",
+                      input)
 
 
 def leaky_relu_(input, negative_slope: float = 0.01):
@@ -264,7 +267,8 @@ def elu(input, alpha: float = 1.0, inplace: bool = False):
     input = float_operand(input)
     # clip keeps expm1 of large positives (inf, then inf * 0 = nan in backward) out of the
     # discarded branch
-    return where(input > 0, input, expm1(clip(input, max=0.0)) * alpha)
+    output = where(input > 0, input, expm1(clip(input, max=0.0)) * alpha)
+    return present_as(output, "EluBackward0", input)
 
 
 def elu_(input, alpha: float = 1.0):
@@ -290,7 +294,8 @@ def selu(input, inplace: bool = False):
     """
     if inplace:
         return apply_inplace(input, selu)
-    return elu(input, _SELU_ALPHA) * _SELU_SCALE
+    input = float_operand(input)
+    return present_as(elu(input, _SELU_ALPHA) * _SELU_SCALE, "EluBackward0", input)
 
 
 def selu_(input):
@@ -319,7 +324,8 @@ def celu(input, alpha: float = 1.0, inplace: bool = False):
     if inplace:
         return apply_inplace(input, celu, alpha)
     input = float_operand(input)
-    return where(input > 0, input, expm1(clip(input, max=0.0) / alpha) * alpha)
+    output = where(input > 0, input, expm1(clip(input, max=0.0) / alpha) * alpha)
+    return present_as(output, "CeluBackward0", input)
 
 
 def celu_(input, alpha: float = 1.0):
@@ -353,9 +359,11 @@ def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool 
         return apply_inplace(input, rrelu, lower, upper, training)
     input = float_operand(input)
     if not training:
-        return leaky_relu(input, (lower + upper) / 2)
-    draws = creation.rand_like(input, dtype=input.dtype, device=input.device)
-    return where(input > 0, input, input * (draws * (upper - lower) + lower))
+        output = leaky_relu(input, (lower + upper) / 2)
+    else:
+        draws = creation.rand_like(input, dtype=input.dtype, device=input.device)
+        output = where(input > 0, input, input * (draws * (upper - lower) + lower))
+    return present_as(output, "RreluWithNoiseBackward0", input)
 
 
 def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False):
@@ -384,7 +392,8 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
     if inplace:
         return apply_inplace(input, hardtanh, min_val, max_val)
     input = float_operand(input)
-    return where(input <= min_val, min_val, where(input >= max_val, max_val, input))
+    output = where(input <= min_val, min_val, where(input >= max_val, max_val, input))
+    return present_as(output, "HardtanhBackward0", input)
 
 
 def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0):
@@ -435,7 +444,8 @@ def hardsigmoid(input, inplace: bool = False):
     if inplace:
         return apply_inplace(input, hardsigmoid)
     input = float_operand(input)
-    return where(input <= -3.0, 0.0, where(input >= 3.0, 1.0, input / 6.0 + 0.5))
+    output = where(input <= -3.0, 0.0, where(input >= 3.0, 1.0, input / 6.0 + 0.5))
+    return present_as(output, "HardsigmoidBackward0", input)
 
 
 def hardswish(input, inplace: bool = False):
@@ -450,7 +460,8 @@ def hardswish(input, inplace: bool = False):
     if inplace:
         return apply_inplace(input, hardswish)
     input = float_operand(input)
-    return where(input <= -3.0, 0.0, where(input < 3.0, input * (input + 3.0) / 6.0, input))
+    output = where(input <= -3.0, 0.0, where(input < 3.0, input * (input + 3.0) / 6.0, input))
+    return present_as(output, "HardswishBackward0", input)
 
 
 def mish(input, inplace: bool = False):
@@ -465,7 +476,7 @@ def mish(input, inplace: bool = False):
     if inplace:
         return apply_inplace(input, mish)
     input = float_operand(input)
-    return input * tanh(softplus(input))
+    return present_as(input * tanh(softplus(input)), "MishBackward0", input)
 
 
 def softsign(input):
@@ -505,7 +516,7 @@ def threshold(input, threshold: float, value: float, inplace: bool = False):
     """
     if inplace:
         return apply_inplace(input, _threshold, threshold, value)
-    return where(input > threshold, input, value)
+    return present_as(where(input > threshold, input, value), "ThresholdBackward0", input)
 
 
 def threshold_(input, threshold: float, value: float):
@@ -533,7 +544,8 @@ def hardshrink(input, lambd: float = 0.5):
         tensor([-1.0000,  0.0000,  0.7500])
     """
     input = float_operand(input)
-    return where((input >= -lambd) & (input <= lambd), 0.0, input)
+    output = where((input >= -lambd) & (input <= lambd), 0.0, input)
+    return present_as(output, "HardshrinkBackward0", input)
 
 
 def softshrink(input, lambd: float = 0.5):
@@ -550,7 +562,8 @@ def softshrink(input, lambd: float = 0.5):
         dtype = np.dtype(dtype_of(input._data))
         raise RuntimeError(f"lambda must be in range [0, {np.finfo(dtype).max:.6g}] for input "
                            f"dtype {_TYPE_NAMES.get(dtype.name, dtype.name)}, but found {lambd}")
-    return where(input > lambd, input - lambd, where(input < -lambd, input + lambd, 0.0))
+    output = where(input > lambd, input - lambd, where(input < -lambd, input + lambd, 0.0))
+    return present_as(output, "SoftshrinkBackward0", input)
 
 
 _TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double"}
@@ -579,11 +592,16 @@ def prelu(input, weight):
     if count != 1 and count != channels:
         raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
                            f"parameter numbers = {count} and channel size = {channels}.")
-    if count != 1:
-        weight = reshape(weight, (channels,) + (1,) * (len(input.shape) - 2))
+    ndim = len(input.shape)
+    if len(slopes) != ndim:  # PyTorch's view of the weight: input's rank, the slopes on dim 1
+        weight = reshape(weight, tuple(count if axis == 1 else 1 for axis in range(ndim)))
+    viewed = weight
+    if count != 1:  # the slopes broadcast from (channels, 1, ...), as the gradient sums them
+        weight = reshape(weight, (channels,) + (1,) * (ndim - 2))
     elif slopes:
         weight = reshape(weight, ())
-    return where(input > 0, input, weight * input)
+    return present_as(where(input > 0, input, weight * input), "PreluKernelBackward0", input,
+                      viewed)
 
 
 def glu(input, dim: int = -1):
@@ -601,8 +619,9 @@ def glu(input, dim: int = -1):
     if input.shape[axis] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {axis} is size "
                            f"{input.shape[axis]}")
-    first, second = chunk(float_operand(input), 2, axis)
-    return first * sigmoid(second)
+    input = float_operand(input)
+    first, second = chunk(input, 2, axis)
+    return present_as(first * sigmoid(second), "GluBackward0", input)
 
 
 def softmin(input, dim: int | None = None, _stacklevel: int = 3, dtype=None):

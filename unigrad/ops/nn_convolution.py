@@ -24,13 +24,14 @@ import math
 import numpy as np
 
 from .. import _state
+from ..autograd.node import present_as
 from ..backend import namespace_of
 from ..interpreters.batching import over_leading_dims
 from ._primitive import Primitive, bind
 from ._shape_rules import dtype_of, shape_of
 from .linalg import matmul
 from .registry import op
-from .shape import pad, reshape, transpose_axes
+from .shape import pad, reshape, squeeze, transpose_axes, unsqueeze
 
 _local = _state.local
 
@@ -222,8 +223,8 @@ def _convolution(input, weight, bias, stride, padding, dilation, groups, rank: i
     if not isinstance(groups, (int, np.integer)) or groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     batched = len(input_shape) == rank + 2
-    if not batched:
-        input = reshape(input, (1,) + input_shape)
+    if not batched:  # PyTorch: a batch of one (UnsqueezeBackward0), squeezed off at the end
+        input = unsqueeze(input, 0)
     batch, channels = tuple(input.shape[:2])
     out_channels = weight_shape[0]
     if out_channels % groups:
@@ -244,6 +245,12 @@ def _convolution(input, weight, bias, stride, padding, dilation, groups, rank: i
         raise RuntimeError(f"Calculated padded input size per channel: ({_size_text(padded)}). "
                            f"Kernel size: ({_size_text(extents)}). Kernel size can't be greater "
                            f"than actual input size")
+    if any(before != after for before, after in padding):  # 'same' with an even extent
+        # PyTorch pads the extra after-padding first (a ConstantPadNdBackward0 node)
+        input = pad(input, tuple(width for before, after in reversed(padding)
+                                 for width in (0, after - before)))
+        padding = tuple((before, before) for before, _ in padding)
+    operands = (input, weight, bias)
     # the batch axis joins the window counts (a window axis of extent 1), so the columns come
     # out as (groups, C_in / groups * kernel, N * L) and each group is one GEMM
     grouped = reshape(input, (batch, groups, channels // groups) + tuple(input.shape[2:]))
@@ -263,7 +270,8 @@ def _convolution(input, weight, bias, stride, padding, dilation, groups, rank: i
     output = transpose_axes(output, (1, 0) + tuple(range(2, rank + 2)))
     if bias is not None:
         output = output + reshape(bias, (out_channels,) + (1,) * rank)
-    return output if batched else reshape(output, tuple(output.shape[1:]))
+    output = present_as(output, "ConvolutionBackward0", *operands)
+    return output if batched else squeeze(output, 0)
 
 
 @op(autocast="lower")
@@ -373,7 +381,8 @@ def _transposed_convolution(input, weight, bias, stride, padding, output_padding
         input_shape, weight_shape, stride, padding, output_padding, dilation, rank, name)
     batched = len(input_shape) == rank + 2
     if not batched:
-        input = reshape(input, (1,) + input_shape)
+        input = unsqueeze(input, 0)
+    operands = (input, weight, bias)
     batch, channels, spatial = input.shape[0], input.shape[1], tuple(input.shape[2:])
     kernel, group_out = weight_shape[2:], weight_shape[1]
     # rows: (C_in / groups) per group; columns: every (batch, position) as in _convolution
@@ -394,7 +403,8 @@ def _transposed_convolution(input, weight, bias, stride, padding, output_padding
     output = reshape(output, (batch, groups * group_out) + sizes)
     if bias is not None:
         output = output + reshape(bias, (groups * group_out,) + (1,) * rank)
-    return output if batched else reshape(output, tuple(output.shape[1:]))
+    output = present_as(output, "ConvolutionBackward0", *operands)
+    return output if batched else squeeze(output, 0)
 
 
 @op(autocast="lower")
@@ -475,7 +485,7 @@ def conv_tbc(input, weight, bias, pad: int = 0):
                            f"(kernel, in_channels, out_channels)")
     output = _convolution(transpose_axes(input, (1, 2, 0)), transpose_axes(weight, (2, 1, 0)),
                           bias, 1, pad, 1, 1, 1, "conv_tbc")
-    return transpose_axes(output, (2, 0, 1))
+    return present_as(transpose_axes(output, (2, 0, 1)), "ConvTbcBackward0", input, weight, bias)
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
@@ -498,7 +508,8 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     columns = unfold_windows(input, kernel, stride, dilation, tuple((p, p) for p in amounts))
     lead = tuple(columns.shape[:-4])
     blocks = math.prod(columns.shape[-2:])
-    return reshape(columns, lead[:-1] + (lead[-1] * math.prod(kernel), blocks))
+    columns = reshape(columns, lead[:-1] + (lead[-1] * math.prod(kernel), blocks))
+    return present_as(columns, "Im2ColBackward0", input)
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
@@ -531,7 +542,8 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                            f"the calculated number of sliding blocks {_size_text(counts)} = "
                            f"{math.prod(counts)}, but got input of size {list(input.shape)}")
     columns = reshape(input, lead + (blocks // math.prod(kernel),) + kernel + counts)
-    return fold_windows(columns, spatial, kernel, stride, dilation, padding)
+    return present_as(fold_windows(columns, spatial, kernel, stride, dilation, padding),
+                      "Col2ImBackward0", input)
 
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",

@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import _state, backend
 from ..autograd.grad_mode import no_grad
+from ..autograd.node import present_as
 from ..backend import namespace_of
 from ..interpreters.batching import per_example, randomness_levels
 from ..tensor import Tensor, _make_tensor
@@ -37,6 +38,7 @@ from . import (
     nn_pooling,
     nn_resampling,
 )
+from ._primitive import bind
 from .elementwise import cast, where
 from .elementwise_math import clamp_min
 from .indexing import getitem, is_traced, scatter_add
@@ -51,7 +53,7 @@ from .nn_pooling import *  # noqa: F403
 from .nn_resampling import *  # noqa: F403
 from .registry import op
 from .scatter import index_add, scatter_reduce
-from .shape import expand, reshape, transpose
+from .shape import expand, reshape, reshape_p, transpose_axes
 from .sorting import searchsorted
 
 _local = _state.local
@@ -68,8 +70,31 @@ def linear(input, weight, bias=None):
         >>> F.linear(ug.ones((2, 3)), ug.ones((4, 3)), ug.zeros(4)).shape
         (2, 4)
     """
-    output = matmul(input, transpose(weight) if len(weight.shape) == 2 else weight)
-    return output if bias is None else output + bias
+    if len(weight.shape) != 2:
+        output = matmul(input, weight)
+        return output if bias is None else output + bias
+    # PyTorch's graph: weight.t() is a node of its own (TBackward0); a 2-d input with a bias is
+    # addmm(bias, input, weight.t()), a contiguous one of more dims with a 1-d bias the same
+    # over its rows (viewed as a matrix and back); otherwise matmul(input, weight.t()) + bias
+    weight_t = present_as(transpose_axes(weight, (1, 0)), "TBackward0", weight)
+    if bias is None:
+        return matmul(input, weight_t)
+    shape = tuple(input.shape)
+    if len(shape) == 2:
+        return present_as(matmul(input, weight_t) + bias, "AddmmBackward0", bias, input, weight_t)
+    if len(shape) < 3 or len(bias.shape) != 1 or not _contiguous(input):
+        # (a 1-d input: PyTorch's addmm of its (1, n) view, whose double backward sums in
+        # another order than matmul's; kept as matmul + bias for unchanged gradients)
+        return matmul(input, weight_t) + bias
+    rows = bind(reshape_p, input, shape=(math.prod(shape[:-1]), shape[-1]))
+    output = present_as(matmul(rows, weight_t) + bias, "AddmmBackward0", bias, rows, weight_t)
+    return bind(reshape_p, output, shape=shape[:-1] + (weight.shape[0],))
+
+
+def _contiguous(input) -> bool:
+    """Whether ``input``'s data is C-contiguous (traced or batched data counts as such)."""
+    flags = getattr(input._data, "flags", None) if isinstance(input, Tensor) else None
+    return flags is None or bool(flags.c_contiguous)
 
 
 # ----------------------------------------------------------------------------- dropout
@@ -355,13 +380,13 @@ def embedding(input, weight, padding_idx: int | None = None, max_norm=None,
         host = backend.to_numpy(indices)
         if int(host.min()) < 0 or int(host.max()) >= count:
             raise IndexError("index out of range in self")
-    weight = _lookup_options("embedding", indices, weight, max_norm, norm_type,
-                             scale_grad_by_freq)
-    rows = getitem(weight, input if isinstance(input, Tensor) else _make_tensor(indices))
-    if padding_idx is None or not isinstance(rows, Tensor) or not rows.requires_grad:
-        return rows
-    is_padding = reshape(input == padding_idx, tuple(indices.shape) + (1,))
-    return where(is_padding, rows.detach(), rows)
+    table = _lookup_options("embedding", indices, weight, max_norm, norm_type,
+                            scale_grad_by_freq)
+    rows = getitem(table, input if isinstance(input, Tensor) else _make_tensor(indices))
+    if padding_idx is not None and isinstance(rows, Tensor) and rows.requires_grad:
+        is_padding = reshape(input == padding_idx, tuple(indices.shape) + (1,))
+        rows = where(is_padding, rows.detach(), rows)
+    return present_as(rows, "EmbeddingBackward0", weight)
 
 
 def _bag_operands(input, offsets, per_sample_weights, include_last_offset: bool):
@@ -481,8 +506,15 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float =
     rows = weight.shape[0]
     padding_idx = _bag_padding_idx(padding_idx, rows)
     _check_bag_values(indices, offsets, rows)
-    weight = _lookup_options("embedding_bag", indices, weight, max_norm, norm_type,
-                             scale_grad_by_freq)
+    bags = _bags(indices, offsets, per_sample_weights, include_last_offset, padding_idx, mode,
+                 _lookup_options("embedding_bag", indices, weight, max_norm, norm_type,
+                                 scale_grad_by_freq))
+    return present_as(bags, "EmbeddingBagBackward0", weight, per_sample_weights)
+
+
+def _bags(indices, offsets, per_sample_weights, include_last_offset: bool, padding_idx,
+          mode: str, weight):
+    """The bags of :func:`embedding_bag`, from its checked operands."""
     starts = offsets[:-1] if include_last_offset else offsets
     bag_count, count = starts.shape[0], indices.shape[0]
     positions = creation.arange(count, dtype=offsets.dtype, device=weight.device)

@@ -3,14 +3,16 @@
 Class-index targets are turned into a constant "selector" by one primitive
 (one-hot rows times class weights, smoothing and the ignore mask, pre-divided
 by the mean's denominator), so ``cross_entropy`` records only three nodes:
-``log_softmax``, a product and a sum.
+``log_softmax``, a product and a sum. As in PyTorch, a loss's ``grad_fn``
+shows one node of the loss (``NllLossBackward0``, ``MseLossBackward0``...)
+over its operands.
 
 Example:
     >>> import unigrad as ug
     >>> import unigrad.nn.functional as F
     >>> logits = ug.tensor([[2.0, 0.0], [0.0, 2.0]], requires_grad=True)
     >>> F.cross_entropy(logits, ug.tensor([0, 1]))
-    tensor(0.1269, grad_fn=<SumBackward0>)
+    tensor(0.1269, grad_fn=<NllLossBackward0>)
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import warnings
 import numpy as np
 
 from .. import _state, backend
+from ..autograd.node import present_as
 from ..backend import namespace_of
 from ..interpreters import has_values
 from ..interpreters.batching import looped_batch_rule, move_to_front, ndim_of
@@ -31,13 +34,13 @@ from ._dtypes import float_operand
 from ._primitive import Primitive, bind
 from ._shape_rules import elementwise_rule, shape_of
 from .elementwise import abs, clip, exp, log, log1p, maximum, minimum, relu, sqrt, where
-from .elementwise_math import xlogy
+from .elementwise_math import clamp_min, xlogy
 from .indexing import gather
 from .nn_activations import log_softmax, logsigmoid, one_hot
 from .nn_distance import pairwise_distance
 from .reduce import cumsum, mean, sum
 from .registry import op
-from .shape import cat, reshape, unsqueeze
+from .shape import broadcast_to, cat, reshape, squeeze, unsqueeze
 
 _local = _state.local
 
@@ -88,6 +91,20 @@ def _warn_broadcast(input, target) -> None:
                       stacklevel=3)
 
 
+def _broadcast_pair(input, target):
+    """``input`` and ``target`` expanded to their common shape, as PyTorch's mse, huber and
+    smooth L1 losses do first (their nodes' operands are the expanded views)."""
+    input_shape, target_shape = tuple(input.shape), tuple(target.shape)
+    if input_shape == target_shape:
+        return input, target
+    try:
+        shape = np.broadcast_shapes(input_shape, target_shape)
+    except ValueError:
+        return input, target  # the arithmetic raises PyTorch's error
+    return tuple(broadcast_to(value, shape) if isinstance(value, Tensor) else value
+                 for value in (input, target))
+
+
 @op(autocast="float32")
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean",
              weight=None):
@@ -101,11 +118,12 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
     """
     reduction = _reduction(reduction, size_average, reduce)
     _warn_broadcast(input, target)
+    input, target = _broadcast_pair(input, target)
     difference = input - target
     loss = difference * difference
-    if weight is not None:
-        return _weighted(loss, weight, reduction)
-    return _reduce(loss, reduction)
+    if weight is not None:  # PyTorch: pow(input - target, 2) * weight, no loss node
+        return _weighted(present_as(loss, "PowBackward0", difference), weight, reduction)
+    return present_as(_reduce(loss, reduction), "MseLossBackward0", input, target)
 
 
 @op(autocast="float32")
@@ -174,7 +192,9 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     loss = bind(binary_cross_entropy_p, input, target)
     if weight is not None:
         loss = loss * weight
-    return _reduce(loss, reduction)
+    if _needs_grad(weight):  # PyTorch: not differentiable in weight; no node of its own here
+        return _reduce(loss, reduction)
+    return present_as(_reduce(loss, reduction), "BinaryCrossEntropyBackward0", input, target)
 
 
 @op(autocast="float32")
@@ -202,7 +222,14 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         loss = (1.0 - target) * input - log_sigmoid
     if weight is not None:
         loss = loss * weight
-    return _reduce(loss, reduction)
+    if _needs_grad(weight) or _needs_grad(pos_weight):  # (PyTorch: not differentiable there)
+        return _reduce(loss, reduction)
+    return present_as(_reduce(loss, reduction), "BinaryCrossEntropyWithLogitsBackward0", input,
+                      target)
+
+
+def _needs_grad(value) -> bool:
+    return isinstance(value, Tensor) and value._requires_grad
 
 
 # ----------------------------------------------------------------------------- class indices
@@ -323,6 +350,27 @@ def _class_selector(input, target, weight, ignore_index: int, label_smoothing: f
 
 
 def _nll(log_probabilities, target, weight, ignore_index, label_smoothing, reduction):
+    """The negative log likelihood, shown as PyTorch's node: NllLossBackward0 over the
+    log-probabilities of 1 or 2 dims, NllLoss2DBackward0 over 4 dims and, for other ranks, over
+    PyTorch's 4-d view of them (an unreduced loss is viewed back to the target's shape)."""
+    shape = tuple(log_probabilities.shape)
+    if label_smoothing:  # PyTorch: nll_loss plus a smoothing term, no node of its own
+        return _nll_terms(log_probabilities, target, weight, ignore_index, label_smoothing,
+                          reduction)
+    if len(shape) in (1, 2, 4):
+        loss = _nll_terms(log_probabilities, target, weight, ignore_index, 0.0, reduction)
+        name = "NllLoss2DBackward0" if len(shape) == 4 else "NllLossBackward0"
+        return present_as(loss, name, log_probabilities)
+    batch, classes = shape[:2]
+    empty = math.prod(shape) == 0
+    flat = reshape(log_probabilities, (batch, classes, 0, 0) if empty else (batch, classes, 1, -1))
+    target = reshape(target, (batch, 0, 0) if math.prod(target.shape) == 0 else (batch, 1, -1))
+    loss = present_as(_nll_terms(flat, target, weight, ignore_index, 0.0, reduction),
+                      "NllLoss2DBackward0", flat)
+    return reshape(loss, (batch,) + shape[2:]) if reduction == "none" else loss
+
+
+def _nll_terms(log_probabilities, target, weight, ignore_index, label_smoothing, reduction):
     selector = _class_selector(log_probabilities, target, weight, ignore_index, label_smoothing,
                                reduction)
     product = log_probabilities * selector
@@ -446,12 +494,13 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
     _warn_broadcast(input, target)
     reduction = _reduction(reduction, size_average, reduce)
     _check_positive_width(beta, "beta", "smooth_l1_loss", strict=False)
+    if beta == 0.0:  # PyTorch's l1_loss: no node of its own
+        return _reduce(abs(input - target), reduction)
+    input, target = _broadcast_pair(input, target)
     difference = input - target
     distance = abs(difference)
-    if beta == 0.0:
-        return _reduce(distance, reduction)
     loss = where(distance < beta, difference * difference * (0.5 / beta), distance - 0.5 * beta)
-    return _reduce(loss, reduction)
+    return present_as(_reduce(loss, reduction), "SmoothL1LossBackward0", input, target)
 
 
 @op(autocast="float32")
@@ -470,14 +519,16 @@ def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weigh
     _warn_broadcast(input, target)
     reduction = _reduction(reduction)
     _check_positive_width(delta, "delta", "huber_loss", strict=True)
+    input_shape = tuple(input.shape)
+    input, target = _broadcast_pair(input, target)
     difference = input - target
     distance = abs(difference)
     loss = where(distance < delta, difference * difference * 0.5, (distance - 0.5 * delta) * delta)
-    if weight is not None:
-        if tuple(weight.shape) != tuple(input.shape):
+    if weight is not None:  # PyTorch: the unreduced loss node times the weight, then reduced
+        if tuple(weight.shape) != input_shape:
             raise ValueError("Weights and input must have the same size.")
-        loss = loss * weight
-    return _reduce(loss, reduction)
+        return _reduce(present_as(loss, "HuberLossBackward0", input, target) * weight, reduction)
+    return present_as(_reduce(loss, reduction), "HuberLossBackward0", input, target)
 
 
 _KL_REDUCTIONS = _REDUCTIONS + ("batchmean",)
@@ -627,7 +678,7 @@ def margin_ranking_loss(input1, input2, target, margin: float = 0, size_average=
     """
     reduction = _reduction(reduction, size_average, reduce)
     _check_same_ndim("margin_ranking_loss", input1=input1, input2=input2, target=target)
-    return _reduce(clip(-target * (input1 - input2) + margin, min=0.0), reduction)
+    return _reduce(clamp_min(-target * (input1 - input2) + margin, 0.0), reduction)
 
 
 @op(autocast="float32")
@@ -643,7 +694,7 @@ def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, 
         tensor([0.3000, 0.7000])
     """
     reduction = _reduction(reduction, size_average, reduce)
-    margin_part = where(target != 1, clip(margin - input, min=0.0), 0.0)
+    margin_part = where(target != 1, clamp_min(margin - input, 0.0), 0.0)
     return _reduce(margin_part + where(target != -1, input, 0.0), reduction)
 
 
@@ -658,7 +709,8 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: s
         tensor(1.4100)
     """
     reduction = _reduction(reduction, size_average, reduce)
-    return _reduce(-logsigmoid(input * target), reduction)
+    loss = _reduce(-logsigmoid(input * target), reduction)
+    return present_as(loss, "SoftMarginLossBackward0", input)  # (target: not differentiable)
 
 
 @op(autocast="float32")
@@ -712,7 +764,7 @@ def cosine_embedding_loss(input1, input2, target, margin: float = 0, size_averag
     squares2 = sum(input2 * input2, dim=axis) + _COSINE_EPSILON
     cosine = products / sqrt(squares1 * squares2)
     loss = where(target == 1, 1 - cosine, 0.0) + where(target == -1,
-                                                        clip(cosine - margin, min=0.0), 0.0)
+                                                        clamp_min(cosine - margin, 0.0), 0.0)
     return _reduce(loss, reduction)
 
 
@@ -732,7 +784,7 @@ def _triplet_loss(distance, anchor, positive, negative, margin: float, swap: boo
     negative_distance = distance(anchor, negative)
     if swap:
         negative_distance = minimum(negative_distance, distance(positive, negative))
-    return _reduce(clip(positive_distance - negative_distance + margin, min=0.0), reduction)
+    return _reduce(clamp_min(positive_distance - negative_distance + margin, 0.0), reduction)
 
 
 @op(autocast="float32")
@@ -838,8 +890,9 @@ def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=Non
         hinge = hinge * gather(_detached(weight), 0, reshape(target, (count,)))[:, None]
     hinge = where(one_hot(reshape(target, (count,)), classes) == 1, 0.0, hinge)
     loss = sum(hinge, dim=1) / classes
-    return _reduce(loss if len(input.shape) == 2 else reshape(loss, tuple(target.shape)),
+    loss = _reduce(loss if len(input.shape) == 2 else reshape(loss, tuple(target.shape)),
                    reduction)
+    return present_as(loss, "MultiMarginLossBackward0", input)
 
 
 @op(autocast="float32")
@@ -872,7 +925,8 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None,
     hinge = relu(unsqueeze(rows, 1) - unsqueeze(scores, 2) + 1.0)
     pairs = unsqueeze(listed, 2) & unsqueeze(others, 1)
     loss = sum(where(pairs, hinge, 0.0), dim=(1, 2)) / classes
-    return _reduce(loss if len(input.shape) == 2 else reshape(loss, ()), reduction)
+    loss = _reduce(loss if len(input.shape) == 2 else reshape(loss, ()), reduction)
+    return present_as(loss, "MultilabelMarginLossBackward0", input)
 
 
 # ----------------------------------------------------------------------------- ctc
@@ -1030,13 +1084,14 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank: int = 0,
     loss = _ctc_negative_log_likelihood(log_probs, extended, skip, inputs, lengths)
     feasible = loss < -0.5 * _UNREACHABLE
     loss = where(feasible, loss + _torch_ctc_gradient_term(log_probs, inputs), float("inf"))
-    if zero_infinity:
-        loss = where(feasible, loss, 0.0)
+    loss = present_as(loss, "CtcLossBackward0", log_probs)  # PyTorch's node, per sample
+    if zero_infinity:  # PyTorch: where(loss == inf, zeros, loss)
+        loss = present_as(where(feasible, loss, 0.0), "WhereBackward0", None, loss)
     if reduction == "mean":
         return mean(loss / Tensor(np.maximum(lengths, 1).astype(_data(loss).dtype)))
     if reduction == "sum":
         return sum(loss)
-    return reshape(loss, ()) if unbatched else loss
+    return squeeze(loss, 0) if unbatched else loss
 
 
 # ----------------------------------------------------------------------- linear + cross entropy

@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from ..autograd.grad_mode import no_grad
+from ..autograd.node import present_as
 from ..tensor import Tensor
 from ._dtypes import float_operand
 from .elementwise import cast, sqrt
@@ -117,7 +118,9 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
     output = _normalized(centered, variance, eps)
     if weight is not None:
         output = output * weight
-    return output if bias is None else output + bias
+    if bias is not None:
+        output = output + bias
+    return present_as(output, "NativeLayerNormBackward0", input, weight, bias)
 
 
 @op(autocast="float32")
@@ -137,7 +140,10 @@ def rms_norm(input, normalized_shape, weight=None, eps: float | None = None):
     input = float_operand(input)
     if eps is None:
         eps = float(np.finfo(input._data.dtype).eps)
-    output = input * (1.0 / sqrt(mean(input * input, dim=axes, keepdim=True) + eps))
+    # PyTorch's graph: input * rsqrt(input.pow(2).mean(axes, keepdim=True) + eps) [* weight]
+    squares = present_as(input * input, "PowBackward0", input)
+    shifted = mean(squares, dim=axes, keepdim=True) + eps
+    output = input * present_as(1.0 / sqrt(shifted), "RsqrtBackward0", shifted)
     return output if weight is None else output * weight
 
 
@@ -179,7 +185,8 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5
                                              channels // num_groups * math.prod(shape[2:])))
     _, centered, variance = _per_slice_statistics(grouped, (2,))
     output = reshape(_normalized(centered, variance, eps), shape)
-    return _affine(output, weight, bias, channels, len(shape))
+    output = _affine(output, weight, bias, channels, len(shape))
+    return present_as(output, "NativeGroupNormBackward0", input, weight, bias)
 
 
 # ----------------------------------------------------------------------------- batch statistics
@@ -231,7 +238,14 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                                "training=False")
         centered = input - _channel_shaped(running_mean, channels, ndim)
         output = _normalized(centered, _channel_shaped(running_var, channels, ndim), eps)
-    return _affine(output, weight, bias, channels, ndim)
+    output = _affine(output, weight, bias, channels, ndim)
+    if _requires_grad(running_mean) or _requires_grad(running_var):
+        return output  # (PyTorch: not differentiable in the running statistics)
+    return present_as(output, "NativeBatchNormBackward0", input, weight, bias)
+
+
+def _requires_grad(value) -> bool:
+    return isinstance(value, Tensor) and value._requires_grad
 
 
 @op(autocast="float32")

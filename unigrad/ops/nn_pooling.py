@@ -25,6 +25,8 @@ import math
 
 import numpy as np
 
+from .. import _state
+from ..autograd.node import present_as
 from ..backend import int64, namespace_of, to_numpy_dtype
 from ..tensor import Tensor
 from ._dtypes import float_operand
@@ -41,7 +43,7 @@ from .nn_convolution import (
 from .reduce import argmax, mean, sum
 from .registry import op
 from .scatter import scatter
-from .shape import moveaxis, permute, reshape
+from .shape import moveaxis, permute, reshape, squeeze, unsqueeze
 
 _RANK_NAMES = {1: "1d", 2: "2d", 3: "3d"}
 
@@ -149,14 +151,44 @@ def _window_argmax(columns, spatial: tuple, kernel: tuple, stride: tuple, dilati
 
 def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, rank: int):
     """``(output, indices)`` of an N-d max pool; padding counts as ``-inf``."""
-    input = float_operand(input)
+    input, operand = _lifted(float_operand(input), rank)
     name = f"max_pool{_RANK_NAMES[rank]}"
     kernel, stride, dilation, pairs = _pool_geometry(input, kernel_size, stride, padding,
                                                      dilation, ceil_mode, rank, name)
     columns = unfold_windows(input, kernel, stride, dilation, pairs, -math.inf)
     indices = _window_argmax(columns, tuple(input.shape[-rank:]), kernel, stride, dilation,
                              pairs)
-    return _gather_planes(input, indices, rank), indices
+    return _presented(_gather_planes(input, indices, rank), "MaxPool{}DWithIndicesBackward0",
+                      rank, operand), indices
+
+
+def _lifted(input, rank: int):
+    """``(input to pool, the pool's operand in PyTorch's graph)``.
+
+    PyTorch's 1-d pools are 2-d pools of ``input.unsqueeze(-2)``, squeezed after: while a
+    graph is recorded, a 1-d pool here pools that unsqueeze, viewed back to ``input``'s shape,
+    which is the operand (None when nothing is recorded: no extra nodes). A 2-d or 3-d pool's
+    operand is ``input`` itself.
+    """
+    if rank > 1:
+        return input, input
+    if not (_state.local.grad_enabled and isinstance(input, Tensor) and input._requires_grad
+            and len(input.shape) in (2, 3)):
+        return input, None
+    lifted = unsqueeze(input, -2)
+    return reshape(lifted, tuple(input.shape)), lifted
+
+
+def _presented(output, name: str, rank: int, operand):
+    """``output`` shown as PyTorch's pool node (``name`` with a ``{}`` for the rank) over
+    ``operand`` (from :func:`_lifted`); a 1-d pool's output as a 2-d pool's, squeezed."""
+    if rank > 1:
+        return present_as(output, name.format(rank), operand)
+    if operand is None:
+        return output
+    shape = tuple(output.shape)
+    output = reshape(output, shape[:-1] + (1,) + shape[-1:])
+    return squeeze(present_as(output, name.format(2), operand), -2)
 
 
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
@@ -264,7 +296,7 @@ def _pool_divisor(spatial, kernel, stride, padding, declared, count_include_pad,
 
 def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
               divisor_override, rank: int):
-    input = float_operand(input)
+    input, operand = _lifted(float_operand(input), rank)
     name = f"avg_pool{_RANK_NAMES[rank]}"
     declared = _tuple_argument(padding, rank, "padding", "pooling")
     kernel, stride, dilation, padding = _pool_geometry(input, kernel_size, stride, padding, 1,
@@ -274,15 +306,17 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
     if divisor_override is not None:
         if divisor_override == 0:
             raise RuntimeError(f"{name}: divisor must be not zero")
-        return sum(columns, dim=window_axes) / float(divisor_override)
+        output = sum(columns, dim=window_axes) / float(divisor_override)
+        return _presented(output, "AvgPool{}DBackward0", rank, operand)
     uniform = all(after == p for (_, after), p in zip(padding, declared)) and (
         count_include_pad or not any(declared))
     if uniform:
-        return mean(columns, dim=window_axes)
+        return _presented(mean(columns, dim=window_axes), "AvgPool{}DBackward0", rank, operand)
     data = input._data if isinstance(input, Tensor) else input
     divisor = _pool_divisor(tuple(input.shape[-rank:]), kernel, stride, padding, declared,
                             count_include_pad, namespace_of(data), data.dtype)
-    return sum(columns, dim=window_axes) / Tensor(divisor)
+    output = sum(columns, dim=window_axes) / Tensor(divisor)
+    return _presented(output, "AvgPool{}DBackward0", rank, operand)
 
 
 @op(autocast="inputs")
@@ -420,6 +454,7 @@ def _unpool_size(shape: tuple, kernel: tuple, stride: tuple, padding: tuple, out
 def _max_unpool(input, indices, kernel_size, stride, padding, output_size, rank: int):
     name = f"max_unpool{_RANK_NAMES[rank]}"
     shape = _check_input(input, rank, name)
+    input, operand = _lifted(input, rank)
     if tuple(indices.shape) != shape:
         raise RuntimeError(f"{name}: expected shape of indices to be same as that of the input "
                            f"tensor ({list(shape)}) but got indices tensor with shape: "
@@ -442,7 +477,8 @@ def _max_unpool(input, indices, kernel_size, stride, padding, output_size, rank:
     flat_output = zeros(lead + (plane,), dtype=input.dtype, device=_device_of(input))
     values = reshape(input, tuple(flat_indices.shape))
     flat_output = scatter(flat_output, -1, flat_indices, values)
-    return reshape(flat_output, lead + spatial)
+    return _presented(reshape(flat_output, lead + spatial), "MaxUnpool{}DBackward0", rank,
+                      operand)
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
@@ -519,7 +555,7 @@ def _adaptive_input(input, output_size, rank: int, name: str):
 
 
 def _adaptive_avg_pool(input, output_size, rank: int):
-    input = float_operand(input)
+    input, operand = _lifted(float_operand(input), rank)
     name = f"adaptive_avg_pool{_RANK_NAMES[rank]}"
     shape, sizes = _adaptive_input(input, output_size, rank, name)
     dtype = to_numpy_dtype(input.dtype)
@@ -533,7 +569,9 @@ def _adaptive_avg_pool(input, output_size, rank: int):
         moved = moveaxis(output, dim, -1)
         pooled = matmul(moved, tensor(averaging, device=_device_of(input)))
         output = moveaxis(pooled, -1, dim)
-    return output
+    if all(size == 1 for size in sizes):  # PyTorch: input.mean(spatial dims, keepdim=True)
+        return _presented(output, "MeanBackward1", rank, operand)
+    return _presented(output, "AdaptiveAvgPool{}DBackward0", rank, operand)
 
 
 @op(autocast="inputs")
@@ -579,7 +617,7 @@ def adaptive_avg_pool3d(input, output_size):
 
 def _adaptive_max_pool(input, output_size, rank: int):
     """``(output, indices)``: each window gathered (short windows repeat their last element)."""
-    input = float_operand(input)
+    input, operand = _lifted(float_operand(input), rank)
     name = f"adaptive_max_pool{_RANK_NAMES[rank]}"
     shape, sizes = _adaptive_input(input, output_size, rank, name)
     lead = shape[:-rank]
@@ -601,7 +639,8 @@ def _adaptive_max_pool(input, output_size, rank: int):
     positions = [_axis_column(start, axis, rank) + tap
                  for axis, (start, tap) in enumerate(zip(starts, _unravel(offset, widths)))]
     indices = _flat_positions(positions, shape[-rank:])
-    return _gather_planes(input, indices, rank), indices
+    return _presented(_gather_planes(input, indices, rank), "AdaptiveMaxPool{}DBackward0", rank,
+                      operand), indices
 
 
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices: bool = False):
@@ -769,7 +808,8 @@ def _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_
     candidates = reshape(gather(flat_input, -1, flat_windows), tuple(windows.shape))
     choice = argmax(candidates, dim=-1, keepdim=True)
     indices = reshape(gather(windows, -1, choice), lead + sizes)
-    return _gather_planes(input, indices, rank), indices
+    return _presented(_gather_planes(input, indices, rank), "FractionalMaxPool{}DBackward0", rank,
+                      input), indices
 
 
 def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,

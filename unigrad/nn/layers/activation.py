@@ -350,7 +350,7 @@ class PReLU(Cell):
         >>> layer
         PReLU(num_parameters=2)
         >>> layer(ug.tensor([[-2.0, -4.0]]))
-        tensor([[-1., -2.]], grad_fn=<WhereBackward0>)
+        tensor([[-1., -2.]], grad_fn=<PreluKernelBackward0>)
     """
 
     def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None):

@@ -19,7 +19,7 @@ Example:
     >>> bn = ug.nn.BatchNorm1d(2)
     >>> bn(ug.tensor([[1.0, 2.0], [3.0, 6.0]]))
     tensor([[-1.0000, -1.0000],
-            [ 1.0000,  1.0000]], grad_fn=<AddBackward0>)
+            [ 1.0000,  1.0000]], grad_fn=<NativeBatchNormBackward0>)
     >>> bn.running_mean, bn.num_batches_tracked
     (tensor([0.2000, 0.4000]), tensor(1))
 """
@@ -682,7 +682,7 @@ class LayerNorm(Cell):
         >>> norm
         LayerNorm((2,), eps=1e-05, elementwise_affine=True, bias=True)
         >>> norm(ug.tensor([[1.0, 3.0]]))
-        tensor([[-1.0000,  1.0000]], grad_fn=<AddBackward0>)
+        tensor([[-1.0000,  1.0000]], grad_fn=<NativeLayerNormBackward0>)
     """
 
     def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True,
