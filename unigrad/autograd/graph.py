@@ -131,7 +131,7 @@ class saved_tensors_hooks:  # noqa: N801 - PyTorch's name
         >>> import unigrad as ug
         >>> from unigrad.autograd.graph import saved_tensors_hooks
         >>> x = ug.tensor([1.0, 2.0], requires_grad=True)
-        >>> with saved_tensors_hooks(lambda t: t.numpy().copy(), lambda a: ug.tensor(a)):
+        >>> with saved_tensors_hooks(lambda t: t.detach().numpy().copy(), ug.tensor):
         ...     y = x.exp()
         >>> y.sum().backward(); x.grad
         tensor([2.7183, 7.3891])
