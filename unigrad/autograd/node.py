@@ -116,14 +116,6 @@ class Node:
         raise AttributeError(f"'{self.name()}' object has no attribute '{attribute}'")
 
 
-def _edge_of(operand):
-    """Where an operand's cotangent goes, as ``next_functions`` shows it: its node, the
-    tensor itself (a leaf's accumulator) or None."""
-    if not isinstance(operand, Tensor) or not operand._requires_grad:
-        return None
-    return operand if operand._grad_fn is None else operand._grad_fn
-
-
 def present_as(result, name: str, *operands):
     """Show the node that made ``result`` as PyTorch's node ``name`` over ``operands``.
 
@@ -147,10 +139,17 @@ def present_as(result, name: str, *operands):
     node = result._grad_fn if isinstance(result, Tensor) else None
     if type(node) is not Node:
         return result
-    for operand in operands:
-        if isinstance(operand, Tensor) and operand._grad_fn is node:
-            return result
-    node.presented = (name, tuple(_edge_of(operand) for operand in operands))
+    edges = []
+    for operand in operands:  # (one loop: this runs for every named composite)
+        if isinstance(operand, Tensor):
+            producer = operand._grad_fn
+            if producer is node:  # the composite returned an operand's own node
+                return result
+            edges.append((operand if producer is None else producer)
+                         if operand._requires_grad else None)
+        else:
+            edges.append(None)
+    node.presented = (name, tuple(edges))
     return result
 
 
