@@ -93,27 +93,42 @@ class Node:
     def __repr__(self) -> str:
         return f"<{self.name()} object at {hex(id(self))}>"
 
-    def __getattr__(self, attribute: str):
-        """PyTorch's views of what the node saved: ``_saved_self`` and ``_saved_other`` (its
-        first and second operands, the tensors themselves), ``_saved_result`` (its output)."""
-        if not attribute.startswith("_saved_"):  # (an unset slot: "presented")
-            raise AttributeError(attribute)
+    # PyTorch's views of what the node saved (properties: a __getattr__ would slow every
+    # attribute read of every node in the backward pass)
+    def _saved_operand(self, position: int, attribute: str):
         saved = self.saved
-        position = {"_saved_self": 0, "_saved_other": 1}.get(attribute)
-        if position is not None and isinstance(saved, tuple) and position < len(saved) and \
-                isinstance(saved[position], Tensor):
-            return saved[position]
-        if attribute == "_saved_result" and self.out is not None and self.out is not RELEASED:
-            from ..tensor import _make_tensor
-            output = self.out
-            data = output.unpack()._data if hasattr(output, "unpack") else output
-            result = _make_tensor(data, True)
-            result._grad_fn = self
-            return result
         if saved is RELEASED:
             from .engine import ERR_BACKWARD_TWICE  # (the engine imports this module)
             raise RuntimeError(ERR_BACKWARD_TWICE)
+        if isinstance(saved, tuple) and position < len(saved) and \
+                isinstance(saved[position], Tensor):
+            return saved[position]
         raise AttributeError(f"'{self.name()}' object has no attribute '{attribute}'")
+
+    @property
+    def _saved_self(self) -> Tensor:
+        """The first operand the node saved (the tensor itself), as PyTorch's node."""
+        return self._saved_operand(0, "_saved_self")
+
+    @property
+    def _saved_other(self) -> Tensor:
+        """The second operand the node saved (the tensor itself)."""
+        return self._saved_operand(1, "_saved_other")
+
+    @property
+    def _saved_result(self) -> Tensor:
+        """The output the node saved: a new tensor with its values and this ``grad_fn``."""
+        if self.saved is RELEASED:
+            from .engine import ERR_BACKWARD_TWICE
+            raise RuntimeError(ERR_BACKWARD_TWICE)
+        output = self.out
+        if output is None:
+            raise AttributeError(f"'{self.name()}' object has no attribute '_saved_result'")
+        from ..tensor import _make_tensor
+        data = output.unpack()._data if hasattr(output, "unpack") else output
+        result = _make_tensor(data, True)
+        result._grad_fn = self
+        return result
 
 
 def present_as(result, name: str, *operands):
