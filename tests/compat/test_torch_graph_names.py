@@ -126,6 +126,10 @@ CASES = {
     "group_norm": lambda m, v: m.nn.functional.group_norm(
         v.images, 3, v.ones(3, requires_grad=True), v.zeros(3, requires_grad=True)),
     "embedding": lambda m, v: m.nn.functional.embedding(v.classes(0, 1, 4), v.table),
+    "reflection_pad2d": lambda m, v: m.nn.ReflectionPad2d((1, 2, 2, 1))(v.images),
+    "replication_pad1d": lambda m, v: m.nn.functional.pad(v.x[None], (2, 1), "replicate"),
+    "reflection_pad3d": lambda m, v: m.nn.functional.pad(v.images[None], (1, 1, 1, 1, 1, 1),
+                                                         "reflect"),
 }
 
 

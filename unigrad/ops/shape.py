@@ -907,7 +907,10 @@ def pad(input, pad, mode: str = "constant", value=None):
             if before or after:
                 positions = _pad_index(shape[axis], before, after, mode, axis, shape)
                 result = index_select(result, axis, positions)
-        return result
+        if mode == "circular":
+            return result
+        kind = "Reflection" if mode == "reflect" else "Replication"
+        return present_as(result, f"{kind}Pad{len(pad) // 2}DBackward0", input)
     if any(before < 0 or after < 0 for before, after in widths):
         crop = tuple(slice(max(-before, 0), d - max(-after, 0))
                      for d, (before, after) in zip(shape, widths))
