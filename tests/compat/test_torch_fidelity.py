@@ -428,3 +428,39 @@ def test_linspace_values_are_pytorchs_bit_for_bit(dtype):
             want = torch.linspace(start, end, steps, dtype=getattr(torch, dtype)).numpy()
             got = torch_ug.linspace(start, end, steps, dtype=getattr(torch_ug, dtype)).numpy()
             np.testing.assert_array_equal(got, want, err_msg=f"{start}, {end}, {steps}")
+
+
+class _Settings:
+    """A user's object saved whole (it pickles, as under PyTorch)."""
+
+    def __init__(self, rate):
+        self.rate = rate
+
+
+def test_whole_objects_are_pickled_and_load_only_with_weights_only_false(tmp_path):
+    import io
+    import pickle
+
+    import torch
+
+    import unigrad as ug
+    for module in (torch, torch_ug):
+        model = module.nn.Sequential(module.nn.Linear(2, 3), module.nn.Tanh())
+        path = tmp_path / f"{module.__name__}.pth"
+        module.save(model, path)
+        with pytest.raises(pickle.UnpicklingError, match="Weights only load failed"):
+            module.load(path)
+        restored = module.load(path, weights_only=False)
+        assert repr(restored) == repr(model)
+        assert restored[0].weight.equal(model[0].weight)
+        assert isinstance(restored[0].weight, module.nn.Parameter)
+        buffer = io.BytesIO()
+        module.save({"settings": _Settings(0.5), "step": 3}, buffer)
+        buffer.seek(0)
+        loaded = module.load(buffer, weights_only=False)
+        assert loaded["settings"].rate == 0.5 and loaded["step"] == 3
+    with pytest.raises(pickle.UnpicklingError, match="Unsupported global: GLOBAL "
+                                                     "unigrad.nn.containers.Sequential"):
+        torch_ug.load(tmp_path / "unigrad.compat.torch.pth")
+    with pytest.raises(ValueError, match="not a valid or complete"):  # ug.load never unpickles
+        ug.load(tmp_path / "unigrad.compat.torch.pth")

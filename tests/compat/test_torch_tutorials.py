@@ -644,8 +644,6 @@ def test_save_load_tutorial_weights(tmp_path):
     same_output_with_files(SAVE_LOAD_WEIGHTS, tmp_path)
 
 
-@pytest.mark.xfail(reason="torch.save(model) pickles the module object; unigrad's "
-                          "checkpoints never pickle (save the state_dict)", strict=True)
 def test_save_load_tutorial_whole_model(tmp_path):
     same_output_with_files(SAVE_LOAD_WHOLE_MODEL, tmp_path)
 
