@@ -10,6 +10,7 @@ Example:
 """
 
 from . import (
+    _numpy_warnings,  # first: NumPy's floating-point warnings in unigrad's code are silenced
     amp,
     autograd,
     backend,

@@ -83,10 +83,8 @@ def run_backward(roots, seeds, *, retain_graph: bool, create_graph: bool,
     _local.grad_enabled = create_graph
     _local.autocast_dtype = None  # backward runs in the dtypes the forward chose (PyTorch)
     try:
-        # infinite and NaN gradients (sqrt at 0) are values, not warnings, as in PyTorch
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph,
-                     accumulate, stops)
+        _execute(starts, buffers, deps, captures, needed, retain_graph, create_graph,
+                 accumulate, stops)
     finally:
         _local.grad_enabled = previous_mode
         _local.autocast_dtype = previous_autocast
