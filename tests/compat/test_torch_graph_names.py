@@ -105,6 +105,9 @@ CASES = {
     # layers
     "linear": lambda m, v: m.nn.functional.linear(v.x, v.weight, v.zeros(2, requires_grad=True)),
     "linear_no_bias": lambda m, v: m.nn.functional.linear(v.x, v.weight),
+    "linear_no_bias_3d": lambda m, v: m.nn.functional.linear(v.x[None].expand(2, 3, 4) * 1.0,
+                                                             v.weight),
+    "linear_no_bias_3d_plain": lambda m, v: m.nn.functional.linear(v.y[None] * 1.0, v.weight),
     "linear_plain_input": lambda m, v: m.nn.functional.linear(
         v.y, v.weight, v.zeros(2, requires_grad=True)),
     "conv2d": lambda m, v: m.nn.functional.conv2d(v.images, v.kernel,

@@ -77,9 +77,15 @@ def linear(input, weight, bias=None):
     # addmm(bias, input, weight.t()), a contiguous one of more dims with a 1-d bias the same
     # over its rows (viewed as a matrix and back); otherwise matmul(input, weight.t()) + bias
     weight_t = present_as(transpose_axes(weight, (1, 0)), "TBackward0", weight)
-    if bias is None:
-        return matmul(input, weight_t)
     shape = tuple(input.shape)
+    if bias is None:
+        if len(shape) < 3 or not _contiguous(input):
+            return matmul(input, weight_t)
+        # more dims: PyTorch multiplies the rows as a matrix and views the product back
+        rows = bind(reshape_p, input, shape=(math.prod(shape[:-1]), shape[-1]))
+        matrix = matmul(rows, weight_t)
+        product = bind(reshape_p, matrix, shape=shape[:-1] + (weight.shape[0],))
+        return present_as(product, "UnsafeViewBackward0", matrix)
     if len(shape) == 2:
         return present_as(matmul(input, weight_t) + bias, "AddmmBackward0", bias, input, weight_t)
     if len(shape) < 3 or len(bias.shape) != 1 or not _contiguous(input):
