@@ -348,9 +348,8 @@ def _version_message(data, node: Node, current: int, expected: int, tensor, outp
     from ..backend import from_numpy_dtype, namespace_of
     names = _global.text_names
     if names == "torch":  # PyTorch's legacy type name and its op name: [torch.FloatTensor [3]]
-        from ..ops._dtypes import torch_dtype_name
-        gpu = namespace_of(data) is not np
-        kind = f"torch.{'cuda.' if gpu else ''}{torch_dtype_name(data.dtype)}Tensor"
+        from ..ops._dtypes import torch_tensor_type
+        kind = torch_tensor_type(data.dtype, on_gpu=namespace_of(data) is not np)
     else:
         kind = from_numpy_dtype(data.dtype).name
     if output:

@@ -131,6 +131,20 @@ class Node:
         return result
 
 
+def is_recorded(*operands) -> bool:
+    """Whether an op on ``operands`` is recorded on the tape now (grad mode on and an
+    operand that requires grad).
+
+    Example:
+        >>> import unigrad as ug
+        >>> from unigrad.autograd.node import is_recorded
+        >>> is_recorded(ug.ones(2, requires_grad=True), 2.0), is_recorded(ug.ones(2))
+        (True, False)
+    """
+    return _state.local.grad_enabled and any(
+        isinstance(operand, Tensor) and operand._requires_grad for operand in operands)
+
+
 def present_as(result, name: str, *operands):
     """Show the node that made ``result`` as PyTorch's node ``name`` over ``operands``.
 

@@ -129,3 +129,14 @@ def torch_dtype_name(dtype) -> str:
     """PyTorch's name of a dtype in error messages (``'Float'``, ``'Long'``...)."""
     name = np.dtype(dtype).name
     return _TORCH_NAMES.get(name, name)
+
+
+def torch_tensor_type(dtype, on_gpu: bool = False) -> str:
+    """PyTorch's legacy tensor type name (``'torch.FloatTensor'``, ``'torch.cuda.LongTensor'``).
+
+    Example:
+        >>> from unigrad.ops._dtypes import torch_tensor_type
+        >>> torch_tensor_type("float64"), torch_tensor_type("int64", on_gpu=True)
+        ('torch.DoubleTensor', 'torch.cuda.LongTensor')
+    """
+    return f"torch.{'cuda.' if on_gpu else ''}{torch_dtype_name(dtype)}Tensor"

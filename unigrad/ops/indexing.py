@@ -31,7 +31,7 @@ import operator
 import numpy as np
 
 from .. import _state, backend
-from ..autograd.node import present_as
+from ..autograd.node import is_recorded, present_as
 from ..backend import namespace_of
 from ..interpreters.array import AbstractArray
 from ..interpreters.batching import (
@@ -721,7 +721,7 @@ def getitem(input, index):
         >>> x[x > 3.0]
         tensor([4., 5.])
     """
-    if type(index) is tuple and 1 < len(index) <= len(input.shape) and _records(input) and \
+    if type(index) is tuple and 1 < len(index) <= len(input.shape) and is_recorded(input) and \
             all(type(item) is int for item in index):
         for item in index:  # PyTorch records one SelectBackward0 per integer
             input = getitem(input, item)
@@ -734,10 +734,6 @@ def getitem(input, index):
 
 
 _FULL_SLICE = slice(None)
-
-
-def _records(input) -> bool:
-    return isinstance(input, Tensor) and input._requires_grad and _local.grad_enabled
 
 
 def _view_node_name(index) -> str | None:

@@ -23,7 +23,7 @@ import string
 import numpy as np
 
 from .. import _state, backend
-from ..autograd.node import present_as
+from ..autograd.node import is_recorded, present_as
 from ..backend import namespace_of
 from ..interpreters import has_values
 from ..interpreters.batching import move_to_front, ndim_of, over_leading_dims
@@ -196,12 +196,6 @@ def _matrix_operands(input, other, name: str):
     return input, other
 
 
-def _records(*operands) -> bool:
-    """Whether an op on ``operands`` is recorded on the tape now."""
-    return _local.grad_enabled and any(isinstance(operand, Tensor) and operand._requires_grad
-                                       for operand in operands)
-
-
 @op(methods=("matmul",))
 def matmul(input, other):
     """Matrix product with NumPy/PyTorch semantics (1-D operands, batch broadcasting).
@@ -220,7 +214,7 @@ def matmul(input, other):
     input, other = _matrix_operands(input, other, "matmul")
     _matmul_shape(tuple(input.shape), tuple(other.shape))
     ranks = (len(input.shape), len(other.shape))
-    if ranks == (1, 2) and _records(input, other):
+    if ranks == (1, 2) and is_recorded(input, other):
         # PyTorch's graph for vector @ matrix: unsqueeze, mm, then SqueezeBackward4
         from .shape import unsqueeze
         row = bind(matmul_p, unsqueeze(input, 0), other)

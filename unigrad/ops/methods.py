@@ -217,10 +217,9 @@ def _tensor_type(self, dtype=None, non_blocking: bool = False, **kwargs):
         ('torch.FloatTensor', unigrad.float64, tensor([1, 1]))
     """
     from ..backend import DType, from_numpy_dtype
-    from ._dtypes import _TORCH_NAMES, torch_dtype_name
-    prefix = "torch.cuda." if self.device.type == "cuda" else "torch."
+    from ._dtypes import _TORCH_NAMES, torch_tensor_type
     if dtype is None:
-        return f"{prefix}{torch_dtype_name(self._data.dtype)}Tensor"
+        return torch_tensor_type(self._data.dtype, on_gpu=self.device.type == "cuda")
     device = None
     if isinstance(dtype, str):
         name = dtype.removeprefix("torch.")
