@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 import stat
+import zlib
 from collections import OrderedDict
 
 import numpy as np
@@ -277,15 +278,18 @@ def test_loaded_tensors_own_writable_data_and_device(ckpt):
     assert load(ckpt)["x"].tolist() == [1.0, 2.0]  # the file is untouched
 
 
-def test_metadata_is_one_json_entry(ckpt):
+def test_metadata_is_the_structure_and_its_checksums(ckpt):
     save({"w": ug.tensor([1.0]), "epoch": 3}, ckpt)
     with safe_open(os.fspath(ckpt), framework="np") as file:
         metadata = file.metadata()
-    assert list(metadata) == ["unigrad"]
+    assert sorted(metadata) == ["unigrad", "unigrad.checksums"]
     import json
     assert json.loads(metadata["unigrad"]) == {
-        "format": "unigrad", "version": 1,
-        "tree": {"dict": [["w", {"tensor": "w"}], ["epoch", 3]]}}
+        "format": "unigrad", "version": 2, "tree": {"node": 0},
+        "nodes": [{"dict": [["w", {"tensor": "w"}], ["epoch", 3]]}]}
+    checksums = json.loads(metadata["unigrad.checksums"])
+    assert checksums["algorithm"] == "crc32" and list(checksums["tensors"]) == ["w"]
+    assert checksums["tensors"]["w"] == f"{zlib.crc32(np.float32(1.0).tobytes()):08x}"
 
 
 def test_str_and_pathlike_paths_and_overwrite(tmp_path):

@@ -35,7 +35,7 @@ from typing import Any
 import unigrad as _ug
 from unigrad import io_pytorch
 from unigrad.backend import Device
-from unigrad.io import _Encoder, _write_atomically
+from unigrad.io import _check_regular_file, _Encoder, _write_atomically
 
 __all__ = ["save", "load"]
 
@@ -108,6 +108,8 @@ def load(f, map_location=None, pickle_module=None, *, weights_only: bool = True,
 
 
 def _load_path(path, device, weights_only: bool):
+    if os.path.exists(path) and not os.path.isdir(path):  # a FIFO or device: refuse, not block
+        _check_regular_file(os.fsdecode(os.fspath(path)))
     with open(path, "rb") as file:
         pickled = file.read(len(_PICKLE_MAGIC)) == _PICKLE_MAGIC
         payload = file.read() if pickled else b""
