@@ -32,6 +32,9 @@ class _GlobalState:
     # front-end.
     text_names = "unigrad"
     saved_hooks_active = 0  # saved_tensors_hooks blocks open in any thread
+    # Bumped whenever an in-place op (or detach_, or a custom Function's dirty output) gives
+    # a tensor a new history: a view checked against its base since the last bump is fresh.
+    history_generation = 0
 
 
 global_state = _GlobalState()

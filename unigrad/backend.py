@@ -138,8 +138,11 @@ def to_numpy_dtype(dtype) -> np.dtype:
         return DEFAULT_INT
     if dtype is bool:
         return np.dtype(np.bool_)
-    if isinstance(dtype, str) and dtype in _BY_NAME:
-        return _BY_NAME[dtype].np_dtype
+    if isinstance(dtype, str):  # names only: NumPy's one-letter codes ("b" is int8) are not
+        if dtype in _BY_NAME:
+            return _BY_NAME[dtype].np_dtype
+        raise TypeError(f"dtype must be a unigrad dtype such as ug.float32 or one of the names "
+                        f"{', '.join(sorted(_BY_NAME))}, got {dtype!r}")
     try:
         result = np.dtype(dtype)
     except TypeError:
@@ -249,6 +252,10 @@ def result_dtype(dims_and_dtypes, scalars) -> np.dtype:
 # Devices and namespaces
 # ----------------------------------------------------------------------------
 
+class InvalidDeviceError(RuntimeError, ValueError):
+    """An unknown device string: PyTorch's RuntimeError, also the ValueError of a bad value."""
+
+
 class Device:
     """Where a tensor lives: ``cpu`` (NumPy) or ``cuda[:n]`` (CuPy)."""
 
@@ -265,7 +272,7 @@ class Device:
             raise TypeError(f"device must be a string such as 'cpu' or 'cuda', got {spec!r}")
         kind, _, text_index = spec.partition(":")
         if kind not in ("cpu", "cuda"):
-            raise ValueError(f"device must be 'cpu' or 'cuda[:N]', got {spec!r}")
+            raise InvalidDeviceError(f"device must be 'cpu' or 'cuda[:N]', got {spec!r}")
         if text_index and index is not None:
             raise RuntimeError(f"type (string) must not include an index because index was "
                                f"passed explicitly: {spec}")

@@ -42,6 +42,24 @@ def version_of(tensor: Tensor) -> int:
     return 0 if counter is None else counter[0]
 
 
+def checked_requires_grad(value, caller: str) -> bool:
+    """``value`` of a ``requires_grad=`` argument as a bool; anything but a bool is refused.
+
+    Example:
+        >>> from unigrad.tensor import checked_requires_grad
+        >>> checked_requires_grad(True, "ones")
+        True
+        >>> checked_requires_grad("yes", "ones")
+        Traceback (most recent call last):
+        ...
+        TypeError: ones(): argument 'requires_grad' must be bool, not str
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{caller}(): argument 'requires_grad' must be bool, not "
+                        f"{type(value).__name__}")
+    return bool(value)
+
+
 def shared_counter(tensor: Tensor) -> list:
     """The tensor's version counter, created on demand so views and aliases can share it.
 
@@ -134,8 +152,7 @@ def _from_python(data, infer_dtype: bool = True) -> ndarray:
         raise ValueError(f"data must be a rectangular nested sequence of numbers: "
                          f"{error}") from None
     if array.dtype == object or array.dtype.kind in "USV":
-        raise TypeError(f"data must be numbers, nested lists of numbers, an array or a Tensor, "
-                        f"got {type(data).__name__}")
+        raise _not_numbers(data)
     if not infer_dtype:  # the caller casts once, straight from the exact values
         return array
     if array.dtype == np.float64 and not _has_numpy_float64(data):
@@ -145,6 +162,24 @@ def _from_python(data, infer_dtype: bool = True) -> ndarray:
     elif array.dtype.kind in "iu" and array.dtype != backend.DEFAULT_INT:
         array = array.astype(backend.DEFAULT_INT)
     return array
+
+
+def _not_numbers(data) -> Exception:
+    """PyTorch's error for data that is not numbers: a ValueError for strings, else a
+    RuntimeError ("Could not infer dtype"), naming the offending element's type; a string
+    alone is PyTorch's TypeError."""
+    if isinstance(data, (str, bytes)):
+        return TypeError(f"new(): invalid data type '{type(data).__name__}': data must be "
+                         f"numbers, nested lists of numbers, an array or a Tensor, got "
+                         f"{data!r:.40}")
+    leaf = next((item for item in _flatten(data)
+                 if not isinstance(item, (bool, int, float, complex, np.generic, ndarray))), data)
+    kind = type(leaf).__name__
+    text = (f"data must be numbers, nested lists of numbers, an array or a Tensor, got "
+            f"{kind} {leaf!r:.40}")
+    if isinstance(leaf, (str, bytes)):
+        return ValueError(f"too many dimensions '{kind}': {text}")
+    return RuntimeError(f"Could not infer dtype of {kind}: {text}")
 
 
 def _flatten(data):
@@ -200,7 +235,7 @@ class Tensor:
         self._extra = None
         if _local.trace is not None:
             note_created(self)
-        if requires_grad:
+        if checked_requires_grad(requires_grad, "tensor"):
             self.requires_grad_(True)
 
     # ------------------------------------------------------------------ basics
@@ -334,10 +369,17 @@ class Tensor:
         return backend.to_numpy(self._data).tolist()
 
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._scalar_for("float"))
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar_for("int"))
+
+    def _scalar_for(self, conversion: str):
+        """The one element, for ``int()``/``float()`` (PyTorch's ValueError otherwise)."""
+        if self._data.size != 1:
+            raise ValueError(f"only one element tensors can be converted to Python scalars "
+                             f"({conversion}() of a tensor with {self._data.size} elements)")
+        return self.item()
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
@@ -363,12 +405,15 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if not isinstance(value, (bool, np.bool_)):
+            raise RuntimeError(f"requires_grad must be a bool, got {type(value).__name__}")
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` in place (leaf tensors only) and return self."""
         if not isinstance(requires_grad, (bool, np.bool_)):
-            raise TypeError(f"requires_grad must be a bool, got {type(requires_grad).__name__}")
+            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be "
+                            f"bool, not {type(requires_grad).__name__}")
         if self._grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError("you can only change requires_grad flags of leaf variables. If "
@@ -525,6 +570,7 @@ class Tensor:
         """Detach this tensor from the graph in place (it becomes a leaf)."""
         self._grad_fn = None
         self._requires_grad = False
+        _global.history_generation += 1  # its views re-derive their history when next used
         return self
 
     @property

@@ -131,7 +131,7 @@ def test_argument_errors_come_before_any_change():
          lambda: utils.clip_grad_norm_([a], -1.0)),
         (ValueError, r"the argument 'max_norm' must be >= 0, but got nan",
          lambda: utils.clip_grad_norm_([a], float("nan"))),
-        (TypeError, r"the argument 'norm_type' must be a number or 'inf', but got 'fro'",
+        (ValueError, r"the argument 'norm_type' must be a number or 'inf', but got 'fro'",
          lambda: utils.clip_grad_norm_([a], 1.0, norm_type="fro")),
         (TypeError, r"the argument 'foreach' must be None or a bool, but got str",
          lambda: utils.clip_grad_norm_([a], 1.0, foreach="yes")),

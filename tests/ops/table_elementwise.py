@@ -7,6 +7,8 @@ import math
 import numpy as np
 
 import unigrad as ug
+from unigrad.ops._primitive import bind
+from unigrad.ops.elementwise import threshold_backward_p
 
 from .spec import OpSpec, Sample, away_from_zero, distinct, normal, positive
 
@@ -103,6 +105,15 @@ def extremum_samples(rng: np.random.Generator) -> list:
             Sample((distinct(rng, 0, 3), distinct(rng, 1, 3)), label="empty"),
             Sample((distinct(rng, 4, 3).T, distinct(rng, 3, 4) + 0.05), label="transposed"),
             Sample((distinct(rng, 2, 3), 0.1), label="python_scalar")]
+
+
+def threshold_backward(g, x):
+    """PyTorch's relu backward kernel: ``g`` where ``x > 0`` (the relu output) else 0."""
+    return bind(threshold_backward_p, g, x, threshold=0.0)
+
+
+def threshold_backward_reference(g, x):
+    return np.where(x <= 0.0, 0.0, g) + 0.0 * x  # broadcast like the op
 
 
 def where_samples(rng: np.random.Generator) -> list:
@@ -265,6 +276,8 @@ OPS = [
     unary("tanh", ug.tanh, np.tanh),
     unary("sigmoid", ug.sigmoid, sigmoid_reference, symmetric(0.0, 5.0)),
     unary("relu", ug.relu, lambda x: np.maximum(x, 0.0), away_from_zero),
+    binary("threshold_backward", threshold_backward, threshold_backward_reference,
+           second=away_from_zero, python_scalar=None, primitives=("threshold_backward",)),
     unary("gelu", ug.gelu, gelu_reference),
     OpSpec("gelu_tanh", lambda x: ug.gelu(x, approximate="tanh"),
            lambda x: gelu_reference(x, approximate="tanh"), unary_samples()),

@@ -150,8 +150,10 @@ def test_jacobian_with_aux_and_argument_errors():
     jac, aux = ug.jacrev(lambda x: (x * 2, x.sum()), has_aux=True)(t64([1.0, 2.0]))
     assert_close(jac, 2 * np.eye(2))
     assert_close(aux, 3.0)
-    with pytest.raises(ValueError, match=r"The element in grad_position must belong to \[0, "):
+    with pytest.raises(RuntimeError, match=r"jacrev: Got argnums=1, but only 1 positional inputs"):
         ug.jacrev(lambda x: x, argnums=1)(t64(1.0))
+    with pytest.raises(ValueError, match=r"The element in grad_position must belong to \[0, "):
+        ug.jacrev(lambda x: x, grad_position=1)(t64(1.0))
     with pytest.raises(TypeError, match="argnums"):
         ug.jacfwd(lambda x: x, argnums=[0])(t64(1.0))
     for transform in (ug.jacrev, ug.jacfwd):

@@ -2,8 +2,9 @@
 
 With anomaly mode on, every recorded node keeps the traceback of the forward
 call that created it, and after each node computes its gradients the engine
-calls :func:`check_node_outputs`, which raises when one of them holds NaN (or
-Inf) and names the user source line of the forward op.
+calls :func:`check_node_outputs`, which raises when one of them holds NaN and
+names the user source line of the forward op. As PyTorch's, the check is for
+NaN only: an infinite gradient (``sqrt`` at 0) is a legitimate value.
 
 Example:
     >>> import unigrad as ug
@@ -130,7 +131,7 @@ def forward_location(node) -> str:
 
 
 def check_node_outputs(node, grads) -> None:
-    """Raise if a gradient computed by ``node`` holds NaN or Inf (when checking NaN)."""
+    """Raise if a gradient computed by ``node`` holds NaN (when checking NaN); Inf passes."""
     if not _global.anomaly_check_nan or grads is None:
         return
     for index, grad in enumerate(grads):
@@ -162,8 +163,6 @@ def _non_finite_kind(grad) -> str | None:
     xp = namespace_of(data)
     if bool(xp.isnan(data).any()):
         return "nan"
-    if bool(xp.isinf(data).any()):
-        return "inf"
     return None
 
 

@@ -20,12 +20,15 @@ _CREATE_GRAPH_WARNING = (
 def _as_tuple(value, name: str) -> tuple:
     if isinstance(value, Tensor):
         return (value,)
+    # PyTorch: a RuntimeError for bad inputs ("all inputs have to be Tensors"), a type error
+    # for bad outputs
+    error = RuntimeError if name == "inputs" else TypeError
     if isinstance(value, (list, tuple)):
         for i, item in enumerate(value):
             if not isinstance(item, Tensor):
-                raise TypeError(f"{name}[{i}] must be a Tensor, got {type(item).__name__}")
+                raise error(f"{name}[{i}] must be a Tensor, got {type(item).__name__}")
         return tuple(value)
-    raise TypeError(f"{name} must be a Tensor or a sequence of Tensors, got {type(value).__name__}")
+    raise error(f"{name} must be a Tensor or a sequence of Tensors, got {type(value).__name__}")
 
 
 def _make_seeds(outputs: tuple, grad_outputs, create_graph: bool, name: str) -> list:

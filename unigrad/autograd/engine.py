@@ -261,7 +261,11 @@ def _run_node(node: Node, hooks, grad, retain_graph: bool, create_graph: bool):
         for hook in hooks.pre_hooks:
             replaced = hook((_wrap(grad),))
             if replaced is not None:
-                grad = _unwrap_like(replaced[0], create_graph)
+                if not isinstance(replaced, (tuple, list)) or len(replaced) != 1:
+                    count = len(replaced) if isinstance(replaced, (tuple, list)) else 1
+                    raise RuntimeError(f"hook '{_hook_name(hook)}' has returned an incorrect "
+                                       f"number of values (got {count}, but expected 1)")
+                grad = _unwrap_like(replaced[0], create_graph, hook, grad)
     inputs = node.metas
     if inputs is None:
         saved = node.saved
@@ -417,17 +421,31 @@ def _wrap(value):
     return _make_tensor(value)
 
 
-def _unwrap_like(value, create_graph: bool):
+def _unwrap_like(value, create_graph: bool, hook, grad):
+    """A hook's replacement for ``grad``, checked as PyTorch checks it: same size and dtype."""
     if not isinstance(value, Tensor):
-        raise TypeError(f"hooks must return a Tensor or None, got {type(value).__name__}")
-    return value if create_graph else value._data
+        raise TypeError(f"expected Variable, but hook returned '{type(value).__name__}'")
+    old = grad._data if isinstance(grad, Tensor) else grad
+    new = value._data
+    if old is not None and new.shape != old.shape:
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the size of value "
+                           f"(was {list(old.shape)} got {list(new.shape)})")
+    if old is not None and new.dtype != old.dtype:
+        from ..ops._dtypes import torch_tensor_type
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the type of value (was "
+                           f"{torch_tensor_type(old.dtype)} got {torch_tensor_type(new.dtype)})")
+    return value if create_graph else new
+
+
+def _hook_name(hook) -> str:
+    return getattr(hook, "__name__", None) or type(hook).__name__
 
 
 def _run_tensor_hooks(node: Node, hooks, grad, create_graph: bool):
     for hook in list(hooks.tensor_hooks):
         replaced = hook(_wrap(grad))
         if replaced is not None:
-            grad = _unwrap_like(replaced, create_graph)
+            grad = _unwrap_like(replaced, create_graph, hook, grad)
     if hooks.retained is not None:
         _set_retained_grad(node, hooks.retained, grad, create_graph)
     return grad
@@ -477,7 +495,7 @@ def _finish_leaf(leaf: Tensor, grad, captures, accumulate, create_graph, assigne
         for hook in list(extra["hooks"]):
             replaced = hook(_wrap(grad))
             if replaced is not None:
-                grad = _unwrap_like(replaced, create_graph)
+                grad = _unwrap_like(replaced, create_graph, hook, grad)
     if captures is not None:
         if leaf in captures:
             captures[leaf] = grad

@@ -295,6 +295,8 @@ def _attach_node(cls, ctx: FunctionCtx, args: tuple, outputs: list) -> None:
                                     if isinstance(out, Tensor) else None for out in outputs)}
     head = outputs[0] if single and differentiable else _make_tensor(_PACK_PLACEHOLDER)
     record(cls._rule_without_saved, args, params, head)
+    if ctx._dirty:  # inputs modified in place got a new history: their views must see it
+        _state.global_state.history_generation += 1
     node = head._grad_fn
     ctx._node = weakref.ref(node)
     if not single:

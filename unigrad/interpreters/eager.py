@@ -19,6 +19,8 @@ Example:
 
 from __future__ import annotations
 
+import linecache
+
 from .. import _state
 from ..autograd.node import record as _record
 from ..autograd.node import record_single as _record_single
@@ -164,18 +166,94 @@ def _may_share_memory(a, b) -> bool:
 
 
 def explain(prim, args, params, error: Exception) -> Exception:
-    """Turn a backend error into one that names the op and its operands.
+    """Turn a backend error into PyTorch's exception type, naming the op and its arguments.
 
-    Operands that do not broadcast get PyTorch's RuntimeError, naming the
-    first dimension that disagrees.
+    Operands that do not broadcast get PyTorch's RuntimeError, naming the first
+    dimension that disagrees. Any other error keeps its meaning but not its
+    backend class: an argument of the wrong type is a TypeError, a dimension
+    or index out of range an IndexError, and a value the backend refused
+    (``ValueError`` from NumPy) PyTorch's RuntimeError. Errors that unigrad's
+    own code raised on purpose, and unigrad's exception classes, keep their
+    class. The caller chains the original error (``raise explain(...) from error``).
+
+    Example:
+        >>> import numpy as np, unigrad as ug
+        >>> from unigrad.ops.elementwise import clip_p
+        >>> try:
+        ...     np.clip(np.ones(2), "a", None)
+        ... except TypeError as error:
+        ...     message = explain(clip_p, (ug.ones(2),), {"min": "a", "max": None}, error)
+        >>> type(message).__name__
+        'TypeError'
+        >>> print(message)  # doctest: +NORMALIZE_WHITESPACE
+        clip(): argument 'min' must be a Tensor or a number, got str
+        (arguments: Tensor(shape=[2], dtype=float32), min='a', max=None)
     """
     if prim.kind == "elementwise" and "broadcast" in str(error):
         mismatch = _broadcast_mismatch([getattr(a, "shape", ()) for a in args])
         if mismatch is not None:
             return RuntimeError(mismatch)
-    described = ", ".join(_describe(a) for a in args)
-    extra = f" with {params}" if params else ""
-    return type(error)(f"{prim.name}(): {error} (operands: {described}{extra})")
+    described = ", ".join([_describe(a) for a in args] +
+                          [f"{key}={_describe(value)}" for key, value in params.items()])
+    culprit = _non_numeric_argument(args, params) if prim.kind == "elementwise" else None
+    headline = f"{prim.name}(): {error}"
+    if culprit is not None and isinstance(error, TypeError):
+        headline = (f"{prim.name}(): argument {culprit[0]} must be a Tensor or a number, "
+                    f"got {type(culprit[1]).__name__}")
+    numbers_only = prim.kind == "elementwise" and culprit is None
+    message = f"{headline} (arguments: {described})"
+    try:
+        return _pytorch_class(error, numbers_only)(message)
+    except TypeError:  # one of unigrad's exception classes that takes other arguments
+        return RuntimeError(message)
+
+
+def _pytorch_class(error: Exception, numbers_only: bool) -> type:
+    """The builtin exception class PyTorch raises for what ``error`` reports.
+
+    ``numbers_only``: the op is elementwise and every argument is a tensor or
+    a number, so a backend TypeError refused their dtypes (``True - True``),
+    which PyTorch's kernels report as a RuntimeError.
+    """
+    if type(error).__module__.startswith("unigrad."):  # unigrad's own (BatchingError, ...)
+        return type(error)
+    if type(error).__name__ == "LinAlgError":  # NumPy's or CuPy's: PyTorch's is a RuntimeError
+        from ..ops.linalg import LinAlgError
+        return LinAlgError
+    if isinstance(error, IndexError):  # NumPy's AxisError too: PyTorch's dimension errors
+        return IndexError
+    if type(error) in (TypeError, ValueError) and _raised_by_unigrad(error):
+        return type(error)
+    if isinstance(error, TypeError) and not numbers_only:  # an argument of the wrong type
+        return TypeError
+    return RuntimeError
+
+
+def _raised_by_unigrad(error: Exception) -> bool:
+    """Whether unigrad's own code raised ``error`` with a ``raise`` statement (not NumPy)."""
+    frame = error.__traceback__
+    if frame is None:
+        return False
+    while frame.tb_next is not None:
+        frame = frame.tb_next
+    module = frame.tb_frame.f_globals.get("__name__", "")
+    if module != "unigrad" and not module.startswith("unigrad."):
+        return False
+    line = linecache.getline(frame.tb_frame.f_code.co_filename, frame.tb_lineno)
+    return line.lstrip().startswith("raise")
+
+
+def _non_numeric_argument(args: tuple, params: dict) -> tuple | None:
+    """The first operand or parameter that is neither a tensor, an array nor a number."""
+    named = [(f"{position}", value) for position, value in enumerate(args)]
+    named += [(f"'{key}'", value) for key, value in params.items()]
+    for name, value in named:
+        if value is None or isinstance(value, (Tensor, ndarray, bool, int, float, complex)):
+            continue
+        if hasattr(value, "dtype"):  # NumPy scalars, backend arrays
+            continue
+        return name, value
+    return None
 
 
 def _broadcast_mismatch(shapes: list) -> str | None:

@@ -285,6 +285,10 @@ class Cell:
     def __call__(self, *args, **kwargs):
         if _global.execution_mode == GRAPH_MODE and _local.trace is None:
             return self._graph_function()(*args, **kwargs)
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
+                or self._backward_pre_hooks) and getattr(type(self), "bprop", None) is None:
+            # the common case in one frame: deep nestings of cells recurse as PyTorch's do
+            return self._implementation()(*args, **kwargs)
         return self._call_pynative(*args, **kwargs)
 
     def _graph_function(self):
@@ -388,11 +392,15 @@ class Cell:
             node.register_hook(functools.partial(_call_module_hook, hook, self))
 
     def _run(self, *args, **kwargs):
+        return self._implementation()(*args, **kwargs)
+
+    def _implementation(self):
+        """The bound method computing this cell: its ``construct`` or its ``forward``."""
         cls = type(self)
         if cls.construct is not Cell.construct:
-            return self.construct(*args, **kwargs)
+            return self.construct
         if cls.forward is not Cell.forward:
-            return self.forward(*args, **kwargs)
+            return self.forward
         raise NotImplementedError(f"{cls.__name__} defines neither construct() (MindSpore) nor "
                                   f"forward() (PyTorch)")
 

@@ -46,27 +46,38 @@ def float_constant(value: float, dtype: np.dtype):
     return constant
 
 
-def to_tensor_operand(value):
-    """Lists, arrays and NumPy scalars next to a Tensor become Tensors or Python scalars."""
+def to_tensor_operand(value, name: str = "other"):
+    """Lists, arrays and NumPy scalars next to a Tensor become Tensors or Python scalars.
+
+    ``name`` is the argument's name in the error for anything else.
+    """
     if isinstance(value, Tensor) or type(value) in _SCALARS:
         return value
     if isinstance(value, np.generic) and value.ndim == 0 and value.dtype.kind in "biufc":
         return value.item()
-    if isinstance(value, (ndarray, list, tuple)) or hasattr(value, "__cuda_array_interface__"):
+    if isinstance(value, (list, tuple)):
+        try:
+            return _make_tensor(as_array(value))
+        except (ValueError, RuntimeError, TypeError) as error:
+            raise TypeError(f"argument '{name}' must be a Tensor, an array or a Python number, "
+                            f"not {type(value).__name__}: {error}") from None
+    if isinstance(value, ndarray) or hasattr(value, "__cuda_array_interface__"):
         return _make_tensor(as_array(value))
     if hasattr(value, "__unigrad_abstract__"):  # an interpreter's array (vmap batch, tracer)
         return _make_tensor(value)
     if isinstance(value, (bool, int, float, complex)):
         return value
-    raise TypeError(f"unsupported operand type {type(value).__name__}; expected a Tensor, an array "
-                    "or a Python number")
+    raise TypeError(f"argument '{name}' must be a Tensor, an array or a Python number, not "
+                    f"{type(value).__name__}")
 
 
-def coerce_operands(*operands):
-    """Promote operands of an elementwise op the way PyTorch does."""
+def coerce_operands(*operands, names: tuple = ("input", "other")):
+    """Promote operands of an elementwise op the way PyTorch does (``names``: the operands'
+    argument names, for errors)."""
     if not any(isinstance(op, Tensor) for op in operands):
         return operands
-    operands = [to_tensor_operand(op) for op in operands]
+    operands = [to_tensor_operand(op, names[min(i, len(names) - 1)])
+                for i, op in enumerate(operands)]
     tensors = [(op._data.ndim, op._data.dtype) for op in operands if isinstance(op, Tensor)]
     scalars = [op for op in operands if not isinstance(op, Tensor)]
     target = backend.result_dtype(tensors, scalars)

@@ -40,6 +40,10 @@ needs to know about it:
 - ``ufunc``: the NumPy ufunc name of the same meaning (traced arrays map
   ``np.tanh(tracer)`` and operators to the primitive through it);
 - ``impure``: whether it has effects beyond its result (never folded or removed);
+- ``is_view`` and ``write_back``: whether the result may share the operand's memory,
+  and for a view that can be written through, ``write_back(base, new_view, **params)``:
+  the base's new value once the view's region holds ``new_view`` (what an in-place op
+  on the view records for its base, as PyTorch's ``CopySlices``);
 - ``result_memory``: what graph buffer reuse may assume of ``impl``'s result:
   None (it may share an operand's memory), ``"fresh"`` (always a new array) or
   ``"fresh contiguous"`` (a new C-contiguous array).
@@ -95,7 +99,8 @@ class Primitive:
     """
 
     __slots__ = ("name", "impl", "shape", "vjp", "jvp", "batch", "kind", "saves",
-                 "differentiable", "backward_name", "is_view", "autocast", "scalar", "expression",
+                 "differentiable", "backward_name", "is_view", "write_back", "autocast", "scalar",
+                 "expression",
                  "simplify", "ufunc", "impure", "result_memory", "complex_gradient",
                  "saves_inputs", "saves_output",
                  "saved_for", "saves_lone_first", "__weakref__")
@@ -105,6 +110,7 @@ class Primitive:
                  batch: Callable | None = None, kind: str = "other",
                  saves: str | Callable = "inputs", differentiable: bool = True,
                  backward_name: str | None = None, is_view: bool = False,
+                 write_back: Callable | None = None,
                  autocast: str | None = None, scalar: str | Callable | None = None,
                  expression: Callable | None = None, simplify: Callable | None = None,
                  ufunc: str | None = None,
@@ -136,6 +142,7 @@ class Primitive:
         self.differentiable = differentiable
         self.backward_name = backward_name or f"{_camel(name)}Backward0"
         self.is_view = is_view
+        self.write_back = write_back
         self.autocast = autocast
         self.scalar = scalar
         self.expression = expression

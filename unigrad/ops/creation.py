@@ -12,12 +12,14 @@ Example:
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from .. import _state, backend
 from ..backend import DEFAULT_INT
 from ..interpreters.batching import per_example, randomness_levels
-from ..tensor import Tensor, _make_tensor, as_array, note_created
+from ..tensor import Tensor, _make_tensor, as_array, checked_requires_grad, note_created
 from ._generators import LOCK as _generator_lock
 from ._generators import Generator, default_generator, numpy_generator
 from .shape import _as_shape
@@ -66,7 +68,9 @@ def _finish(array, dtype, device, requires_grad) -> Tensor:
     if device is not None or backend.default_device() is not backend.CPU:
         array = backend.to_device(array, backend.Device(device or backend.default_device()))
     tensor = note_created(_make_tensor(array))
-    if requires_grad:
+    # the message names the creating function (``ones(): argument 'requires_grad' ...``)
+    if requires_grad is not False and checked_requires_grad(
+            requires_grad, sys._getframe(1).f_code.co_name):
         tensor.requires_grad_(True)
     return tensor
 
@@ -83,6 +87,9 @@ def tensor(data, dtype=None, requires_grad: bool = False, device=None) -> Tensor
         >>> ug.tensor(2.0, requires_grad=True)
         tensor(2., requires_grad=True)
     """
+    if data is None:  # Tensor() is an empty tensor, tensor(None) an error (PyTorch)
+        raise RuntimeError("tensor(): Could not infer dtype of NoneType: data must be a number, "
+                           "a nested list of numbers, an array or a Tensor")
     if device is None and backend.default_device() is not backend.CPU:
         device = backend.default_device()
     return Tensor(data, dtype=dtype, requires_grad=requires_grad, device=device)
@@ -145,6 +152,44 @@ def _default_dtype(dtype):
     return backend.default_float() if dtype is None else backend.to_numpy_dtype(dtype)
 
 
+def _size(size: tuple, function: str) -> tuple:
+    """``size`` (``f(2, 3)``, ``f((2, 3))`` or ``f([2, 3])``) as a shape of sizes >= 0.
+
+    A size that is not an int is a TypeError and a negative one PyTorch's
+    RuntimeError, both naming ``function`` and the offending size.
+    """
+    try:
+        shape = _as_shape(size)
+    except TypeError as error:
+        raise TypeError(f"{function}(): argument 'size' must be a tuple of ints: {error}") \
+            from error
+    for dim in shape:
+        if dim < 0:
+            raise RuntimeError(f"{function}(): Trying to create tensor with negative dimension "
+                               f"{dim}: {list(shape)}")
+    return shape
+
+
+def _number(value, function: str, name: str):
+    """``value`` as a Python number (a one-element Tensor gives its item); TypeError else."""
+    if isinstance(value, Tensor) and value._data.size == 1:
+        value = value.item()
+    if not isinstance(value, (int, float, complex, np.number, np.bool_)):
+        raise TypeError(f"{function}(): argument '{name}' must be Number, not "
+                        f"{type(value).__name__}")
+    return value
+
+
+def _integer(value, function: str, name: str) -> int:
+    """``value`` (an int or a one-element integer Tensor, never a bool) as an int."""
+    if isinstance(value, Tensor) and value._data.ndim == 0:
+        value = value.item()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{function}(): argument '{name}' must be int, not "
+                        f"{type(value).__name__}")
+    return int(value)
+
+
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (float32 by default).
 
@@ -155,7 +200,7 @@ def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
         >>> ug.zeros(2, 3).shape
         (2, 3)
     """
-    shape = _as_shape(size)
+    shape = _size(size, "zeros")
     xp = backend.namespace(device or backend.default_device())
     return _finish(xp.zeros(shape, _default_dtype(dtype)), None, None, requires_grad)
 
@@ -170,7 +215,7 @@ def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
         >>> ug.ones(2, dtype=ug.int64)
         tensor([1, 1])
     """
-    shape = _as_shape(size)
+    shape = _size(size, "ones")
     xp = backend.namespace(device or backend.default_device())
     return _finish(xp.ones(shape, _default_dtype(dtype)), None, None, requires_grad)
 
@@ -183,7 +228,7 @@ def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
         >>> ug.empty(2, 3).shape
         (2, 3)
     """
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return zeros(_size(size, "empty"), dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -196,12 +241,20 @@ def full(size, fill_value, dtype=None, device=None, requires_grad: bool = False)
         >>> ug.full((2,), 0.5)
         tensor([0.5000, 0.5000])
     """
-    shape = _as_shape((size,)) if not isinstance(size, int) else (size,)
+    shape = _size((size,), "full")
+    fill_value = _number(fill_value, "full", "fill_value")
     if dtype is None:
         dtype = as_array(fill_value).dtype
     xp = backend.namespace(device or backend.default_device())
     return _finish(xp.full(shape, fill_value, backend.to_numpy_dtype(dtype)), None, None,
                    requires_grad)
+
+
+def _check_like_input(input, function: str) -> None:
+    """``input`` of ``zeros_like`` and its kin: a Tensor (or a backend array); TypeError else."""
+    if not isinstance(input, Tensor) and not hasattr(input, "shape"):
+        raise TypeError(f"{function}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
 
 
 def _like(input, dtype):
@@ -218,6 +271,7 @@ def zeros_like(input, dtype=None, requires_grad: bool = False, *, device=None):
         >>> ug.zeros_like(ug.tensor([[1, 2]]))
         tensor([[0, 0]])
     """
+    _check_like_input(input, "zeros_like")
     if not isinstance(input, Tensor):
         return backend.namespace_of(input).zeros_like(input, dtype=dtype)
     data, np_dtype, xp = _like(input, dtype)
@@ -232,6 +286,7 @@ def ones_like(input, dtype=None, requires_grad: bool = False, *, device=None):
         >>> ug.ones_like(ug.tensor([1.0, 2.0]))
         tensor([1., 1.])
     """
+    _check_like_input(input, "ones_like")
     if not isinstance(input, Tensor):
         return backend.namespace_of(input).ones_like(input, dtype=dtype)
     data, np_dtype, xp = _like(input, dtype)
@@ -246,6 +301,8 @@ def full_like(input, fill_value, dtype=None, requires_grad: bool = False, *, dev
         >>> ug.full_like(ug.tensor([1.0, 2.0]), 3.0)
         tensor([3., 3.])
     """
+    _check_like_input(input, "full_like")
+    fill_value = _number(fill_value, "full_like", "fill_value")
     data, np_dtype, xp = _like(input, dtype)
     return _finish(xp.full(data.shape, fill_value, np_dtype), None, device, requires_grad)
 
@@ -271,15 +328,31 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad: bool
     """
     if end is None:
         start, end = 0, start
-    values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
+    values = [_number(value, "arange", name)
+              for name, value in (("start", start), ("end", end), ("step", step))]
+    _check_range(*values)
     if dtype is None:
-        floats = any(isinstance(v, float) for v in values)
+        floats = any(isinstance(v, (float, np.floating)) for v in values)
         dtype = backend.default_float() if floats else DEFAULT_INT
     xp = backend.namespace(device or backend.default_device())
     return _finish(xp.arange(*values, dtype=backend.to_numpy_dtype(dtype)), None, None,
                    requires_grad)
+
+
+def _check_range(start, end, step) -> None:
+    """PyTorch's checks of ``arange(start, end, step)``: a nonzero step, finite bounds,
+    and ``end`` on the side of ``start`` that ``step`` moves towards."""
+    for name, value in (("start", start), ("end", end), ("step", step)):
+        if isinstance(value, (complex, np.complexfloating)):
+            raise RuntimeError(f"arange(): argument '{name}' must be a real number, got {value}")
+    if not (step > 0 or step < 0):  # NaN included
+        raise RuntimeError(f"arange(): step must be nonzero, got step={step}")
+    if not (np.isfinite(start) and np.isfinite(end)):
+        raise RuntimeError(f"arange(): unsupported range: {start:g} -> {end:g} (start and end "
+                           "must be finite)")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError(f"arange(): upper bound and lower bound inconsistent with step sign "
+                           f"(start={start}, end={end}, step={step})")
 
 
 def linspace(start, end, steps: int, dtype=None, device=None, requires_grad: bool = False):
@@ -290,8 +363,9 @@ def linspace(start, end, steps: int, dtype=None, device=None, requires_grad: boo
         >>> ug.linspace(0, 1, 5)
         tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
-    if not isinstance(steps, (int, np.integer)) or steps < 0:
-        raise RuntimeError(f"number of steps must be non-negative, got {steps!r}")
+    steps = _integer(steps, "linspace", "steps")
+    if steps < 0:
+        raise RuntimeError(f"linspace(): number of steps must be non-negative, got steps={steps}")
     xp = backend.namespace(device or backend.default_device())
     target = _default_dtype(dtype)
     if target.kind != "f":
@@ -327,6 +401,9 @@ def eye(n: int, m: int | None = None, dtype=None, device=None, requires_grad: bo
         tensor([[1., 0., 0.],
                 [0., 1., 0.]])
     """
+    for name, value in (("n", n), ("m", m)):
+        if value is not None and _integer(value, "eye", name) < 0:
+            raise RuntimeError(f"eye(): {name} must be greater or equal to 0, got {value}")
     xp = backend.namespace(device or backend.default_device())
     return _finish(xp.eye(n, m, dtype=_default_dtype(dtype)), None, None, requires_grad)
 
@@ -368,7 +445,7 @@ def _floating_sample(name: str, kernel: str, size: tuple, generator, dtype, devi
     np_dtype = _default_dtype(dtype)
     if np_dtype.kind not in "fc":
         raise _not_implemented(kernel, np_dtype)
-    array, levels = _draw_values(name, generator, _as_shape(size), sample, np_dtype, part_scale)
+    array, levels = _draw_values(name, generator, _size(size, name), sample, np_dtype, part_scale)
     return per_example(_finish(array, None, device, requires_grad), levels)
 
 
@@ -417,21 +494,13 @@ def randn(*size, generator: Generator | None = None, dtype=None, device=None,
                             part_scale=float(np.sqrt(0.5)))
 
 
-def _integer_bound(value, name: str) -> int:
-    if isinstance(value, Tensor) and value._data.ndim == 0:
-        value = value.item()
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"randint(): argument '{name}' must be int, not {type(value).__name__}")
-    return int(value)
-
-
 def _size_argument(size, function: str, position: int) -> tuple:
     if size is None:
         raise TypeError(f"{function}() missing required argument 'size' (pos {position})")
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"{function}(): argument 'size' (position {position}) must be tuple of "
                         f"ints, not {type(size).__name__}")
-    return _as_shape((tuple(size),))
+    return _size((tuple(size),), function)
 
 
 def _random_integers(name: str, low: int, high: int, shape: tuple, generator, np_dtype,
@@ -473,7 +542,7 @@ def randint(low=0, high=None, size=None, *, generator: Generator | None = None, 
         low, high, size, position = 0, low, high, 2
     elif high is None:  # randint(high, size=...)
         low, high, position = 0, low, 2
-    low, high = _integer_bound(low, "low"), _integer_bound(high, "high")
+    low, high = _integer(low, "randint", "low"), _integer(high, "randint", "high")
     shape = _size_argument(size, "randint", position)
     np_dtype = DEFAULT_INT if dtype is None else backend.to_numpy_dtype(dtype)
     return _random_integers("randint", low, high, shape, generator, np_dtype, device,

@@ -155,9 +155,11 @@ class Index:
                            else item for item in self.items))
 
 
-def _invalid_index(item) -> IndexError:
-    return IndexError(f"only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                      f"Variables are valid indices (got {type(item).__name__})")
+def _invalid_index(item) -> Exception:
+    """PyTorch's error for an index of the wrong kind: a TypeError for a string."""
+    error = TypeError if isinstance(item, (str, bytes)) else IndexError
+    return error(f"only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                 f"Variables are valid indices (got {type(item).__name__})")
 
 
 def _slice_part(value, item):
@@ -570,8 +572,13 @@ def _index_vjp(g, out, needs, x, index):
     return (bind(index_add_p, g, index=index, shape=tuple(x.shape)),)
 
 
+def _index_write_back(base, new_view, index):
+    return bind(index_put_p, base, new_view, index=index)
+
+
 getitem_p = Primitive("getitem", _index_impl, _index_rule, kind="linear",
                       is_view=True, backward_name="SliceBackward0", vjp=_index_vjp, saves="nothing",
+                      write_back=_index_write_back,
                       batch=_index_batch)
 index_p = Primitive("index", _index_impl, _index_rule, kind="linear",
                     backward_name="IndexBackward0", vjp=_index_vjp, saves="nothing",
@@ -1069,7 +1076,11 @@ def index_select(input, dim: int, index):
     size = input.shape[axis] if ndim else 1
     host = _known_values(data) if data.size else None
     if host is not None and (int(host.min()) < 0 or int(host.max()) >= size):
-        raise IndexError("index out of range in self")
+        if axis == 0:
+            raise IndexError("index out of range in self")
+        bad = int(host.min()) if int(host.min()) < 0 else int(host.max())
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size} "
+                           f"(index_select along dim {axis})")  # PyTorch's, off dim 0
     if ndim == 0:
         from .shape import reshape
         if data.size != 1:

@@ -26,6 +26,7 @@ from ..tensor import Tensor, _make_tensor
 from .registry import op
 
 _local = _state.local
+_global = _state.global_state
 
 
 def _snapshot(tensor: Tensor) -> Tensor:
@@ -41,19 +42,40 @@ def refresh_stale_view(tensor: Tensor) -> None:
     An in-place op on the base (or on another view of it) gives the base a new
     node; a view made earlier still points at the old one. As PyTorch does, the
     view is re-derived from the base's current history the next time it is used.
+    A chain of views (a view of a view ...) is walked without recursion, and only
+    up to the first ancestor checked since the last history rewrite anywhere.
     """
-    view_of = tensor._extra.get("view_of")
-    if view_of is None:
+    extra = tensor._extra
+    if extra is None or "view_of" not in extra:
         return
-    base, prim, params = view_of
-    if base._extra is not None:
-        refresh_stale_view(base)
-    node = tensor._grad_fn
+    generation = _global.history_generation
+    if extra.get("fresh_at") == generation:
+        return
+    chain = [tensor]
+    base = extra["view_of"][0]
+    while base._extra is not None and "view_of" in base._extra \
+            and base._extra.get("fresh_at") != generation:
+        chain.append(base)
+        base = base._extra["view_of"][0]
+    for view in reversed(chain):  # the outermost base first: each view sees a fresh base
+        _rederive_view(view)
+        view._extra["fresh_at"] = generation
+
+
+def _rederive_view(view: Tensor) -> None:
+    """Point ``view``'s history at its base's current node when it points elsewhere."""
+    base, prim, params = view._extra["view_of"]
+    node = view._grad_fn
     current = base if base._grad_fn is None else base._grad_fn
     if node is None or node.edges[0] is current:
         return
     from ._primitive import bind
-    tensor._grad_fn = bind(prim, base, **params)._grad_fn
+    view._grad_fn = bind(prim, base, **params)._grad_fn
+
+
+def note_history_rewritten() -> None:
+    """Record that some tensor got a new history in place: every view must be rechecked."""
+    _global.history_generation += 1
 
 
 def _rebase_view_chain(view: Tensor, new_value: Tensor) -> None:
@@ -61,43 +83,29 @@ def _rebase_view_chain(view: Tensor, new_value: Tensor) -> None:
 
     As PyTorch's CopySlices: the base's new value is "old base with the view's
     region replaced by the new view value", and the view becomes a view of
-    that new base.
+    that new base. A chain of views is rebased from the written view outwards,
+    without recursion.
     """
-    base, prim, params = view._extra["view_of"]
-    if base._extra is not None:
-        refresh_stale_view(base)
-    write_back = VIEW_WRITE_BACK.get(prim.name)
-    if write_back is None:
-        raise RuntimeError(f"in-place modification of a view created by {prim.name} is not "
-                           "supported when its base requires grad; clone() the view first")
-    new_base = write_back(_snapshot(base), new_value, **params)
-    if base._extra is not None and "view_of" in base._extra:
-        _rebase_view_chain(base, new_base)
-    base._grad_fn = new_base._grad_fn
-    base._requires_grad = True
     from ._primitive import bind
-    view._grad_fn = bind(prim, base, **params)._grad_fn
-
-
-def _reshape_back(base: Tensor, new_value: Tensor, shape) -> Tensor:
-    from .shape import reshape
-    return reshape(new_value, tuple(base.shape))
-
-
-def _transpose_back(base: Tensor, new_value: Tensor, axes) -> Tensor:
-    import numpy as np
-
-    from .shape import transpose_axes
-    return transpose_axes(new_value, tuple(int(i) for i in np.argsort(axes)))
-
-
-def _index_back(base: Tensor, new_value: Tensor, index) -> Tensor:
-    from ._primitive import PRIMITIVES, bind
-    return bind(PRIMITIVES["index_put"], base, new_value, index=index)
-
-
-VIEW_WRITE_BACK = {"reshape": _reshape_back, "transpose": _transpose_back,
-                   "getitem": _index_back}
+    refresh_stale_view(view._extra["view_of"][0])
+    chain = []  # (view, its base's new value), innermost first
+    while True:
+        base, prim, params = view._extra["view_of"]
+        write_back = prim.write_back
+        if write_back is None:
+            raise RuntimeError(f"in-place modification of a view created by {prim.name} is "
+                               "not supported when its base requires grad; clone() the view "
+                               "first")
+        new_value = write_back(_snapshot(base), new_value, **params)
+        chain.append((view, new_value))
+        if base._extra is None or "view_of" not in base._extra:
+            break
+        view = base
+    for view, new_base_value in reversed(chain):  # the outermost base first
+        base, prim, params = view._extra["view_of"]
+        base._grad_fn = new_base_value._grad_fn
+        base._requires_grad = True
+        view._grad_fn = bind(prim, base, **params)._grad_fn
 
 
 def apply_inplace(tensor: Tensor, fn, *args, **kwargs) -> Tensor:
@@ -156,6 +164,7 @@ def _finish_history(tensor: Tensor, result, tangents, recording: bool) -> None:
         tensor._requires_grad = True
         if tensor._extra is not None and "view_of" in tensor._extra:
             _rebase_view_chain(tensor, result)
+        note_history_rewritten()  # after every change: views checked before it are rechecked
 
 
 def _apply_traced(trace, tensor: Tensor, fn, args: tuple, kwargs: dict) -> Tensor:

@@ -154,12 +154,17 @@ def fold_windows(columns, spatial: tuple, kernel: tuple, stride: tuple, dilation
 # ----------------------------------------------------------------------------- argument checks
 
 def _tuple_argument(value, rank: int, name: str, context: str = "convolution") -> tuple:
+    """An int or a list of ints as a ``rank``-tuple: a TypeError (PyTorch's argument parser)
+    for anything but ints, a RuntimeError for a list of another length."""
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return (int(value),) * rank
-    if isinstance(value, (tuple, list)) and len(value) == 1 and rank > 1:
-        return (int(value[0]),) * rank
-    if isinstance(value, (tuple, list)) and len(value) == rank and all(
+    if not isinstance(value, (tuple, list)) or not all(
             isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value):
+        raise TypeError(f"{context}: argument '{name}' must be an int or a tuple of ints, got "
+                        f"{value!r}")
+    if len(value) == 1 and rank > 1:
+        return (int(value[0]),) * rank
+    if len(value) == rank:
         return tuple(int(v) for v in value)
     raise RuntimeError(f"expected {name} to be a single integer value or a list of {rank} values "
                        f"to match the {context} dimensions, but got {name}={_listed(value)}")

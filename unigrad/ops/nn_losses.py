@@ -187,8 +187,9 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                          f"input size ({list(input.shape)}) is deprecated. Please ensure they "
                          f"have the same size.")
     data = _data(input)
-    if data.size and has_values(data) and not bool(((data >= 0) & (data <= 1)).all()):
-        raise RuntimeError("all elements of input should be between 0 and 1")
+    for name, values in (("input", data), ("target", _data(target))):
+        if values.size and has_values(values) and not bool(((values >= 0) & (values <= 1)).all()):
+            raise RuntimeError(f"all elements of {name} should be between 0 and 1")
     loss = bind(binary_cross_entropy_p, input, target)
     if weight is not None:
         loss = loss * weight
@@ -373,6 +374,10 @@ def _nll(log_probabilities, target, weight, ignore_index, label_smoothing, reduc
 def _nll_terms(log_probabilities, target, weight, ignore_index, label_smoothing, reduction):
     selector = _class_selector(log_probabilities, target, weight, ignore_index, label_smoothing,
                                reduction)
+    if not label_smoothing and _may_hold_infinities(log_probabilities):
+        # as PyTorch's gather: a class the target does not pick adds nothing, even at -inf
+        # (a plain product would add 0 * -inf = nan)
+        log_probabilities = where(selector != 0, log_probabilities, 0.0)
     product = log_probabilities * selector
     if reduction == "none":
         return sum(product, dim=_class_axis(log_probabilities))
@@ -380,6 +385,14 @@ def _nll_terms(log_probabilities, target, weight, ignore_index, label_smoothing,
             _nothing_counted(target, weight, ignore_index):  # (a traced target has no values)
         return sum(product) + float("nan")  # PyTorch: a NaN loss whose gradients are zero
     return sum(product)
+
+
+def _may_hold_infinities(values) -> bool:
+    """False only when ``values`` are known (not traced) and all finite or NaN."""
+    data = _data(values)
+    if not has_values(data):
+        return True
+    return bool(namespace_of(data).isinf(data).any())
 
 
 def _nothing_counted(target, weight, ignore_index: int) -> bool:

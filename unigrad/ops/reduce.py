@@ -206,25 +206,38 @@ prod_p = Primitive("prod", lambda x, axes, keepdims: x.prod(axis=axes, keepdims=
 
 # ----------------------------------------------------------------------------- amax / amin
 
-def _extreme_share(out, x, axes, keepdims):
-    """1/k on the k elements equal to the extreme value of their reduction, 0 elsewhere."""
+def _extreme_share(out, x, axes, keepdims, nan_shares=False):
+    """1/k on the k elements equal to the extreme value of their reduction, 0 elsewhere.
+
+    With ``nan_shares`` (PyTorch's ``max()``/``min()`` over everything), a NaN extreme
+    shares among the NaN elements; otherwise (``amax``/``amin``, as PyTorch and JAX) no
+    element equals a NaN extreme and its gradient is NaN.
+    """
     cast = _elementwise.cast
-    hit = cast(x == expand_reduced(out, x.shape, axes, keepdims), x.dtype)
+    hit = x == expand_reduced(out, x.shape, axes, keepdims)
+    if nan_shares:
+        isnan = _elementwise.isnan
+        hit = hit | isnan(x)  # NaN elements only ever meet a NaN extreme
+    hit = cast(hit, x.dtype)
     return hit / sum(hit, axis=axes, keepdims=True)
 
 
-def _extreme_vjp(g, out, needs, x, axes, keepdims):
-    return (expand_reduced(g, x.shape, axes, keepdims) * _extreme_share(out, x, axes, keepdims),)
+def _extreme_vjp(g, out, needs, x, axes, keepdims, nan_shares=False):
+    share = _extreme_share(out, x, axes, keepdims, nan_shares)
+    return (expand_reduced(g, x.shape, axes, keepdims) * share,)
 
 
-def _extreme_jvp(tangents, out, x, axes, keepdims):
-    return sum(tangents[0] * _extreme_share(out, x, axes, keepdims), axis=axes, keepdims=keepdims)
+def _extreme_jvp(tangents, out, x, axes, keepdims, nan_shares=False):
+    share = _extreme_share(out, x, axes, keepdims, nan_shares)
+    return sum(tangents[0] * share, axis=axes, keepdims=keepdims)
 
 
-amax_p = Primitive("amax", lambda x, axes, keepdims: x.max(axis=axes, keepdims=keepdims),
+amax_p = Primitive("amax", lambda x, axes, keepdims, nan_shares=False: x.max(axis=axes,
+                                                                             keepdims=keepdims),
                    _reduce_rule(), vjp=_extreme_vjp, jvp=_extreme_jvp, saves="inputs and output",
                    batch=over_axes("axes"))
-amin_p = Primitive("amin", lambda x, axes, keepdims: x.min(axis=axes, keepdims=keepdims),
+amin_p = Primitive("amin", lambda x, axes, keepdims, nan_shares=False: x.min(axis=axes,
+                                                                             keepdims=keepdims),
                    _reduce_rule(), vjp=_extreme_vjp, jvp=_extreme_jvp, saves="inputs and output",
                    batch=over_axes("axes"))
 
@@ -374,7 +387,8 @@ def _extreme(name, value_prim, arg_prim, result_type, input, dim, keepdim, axis,
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
                                f"input.numel() == 0. Specify the reduction dim with the 'dim' "
                                f"argument.")
-        everything = bind(value_prim, input, axes=tuple(range(len(shape))), keepdims=False)
+        everything = bind(value_prim, input, axes=tuple(range(len(shape))), keepdims=False,
+                          nan_shares=True)
         return present_as(everything, f"{name.capitalize()}Backward1", input)
     if isinstance(dim, (list, tuple)):
         axes, keep = _axes_and_keepdims(input, dim, keep, None, False)
@@ -738,5 +752,6 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None, *, axis=No
                                f"{' '.join(str(d) for d in dims)}")
         return matrix_norm(input, "nuc", dims, keepdim or keepdims)
     elif isinstance(p, str):
-        raise ValueError(f"norm(): p must be 'fro', 'nuc' or a number, got {p!r}")
+        raise RuntimeError(f"norm(): p must be 'fro', 'nuc' or a number, got {p!r} (order "
+                           f"{p} not supported)")
     return vector_norm(input, p, dim, keepdim, axis=axis, keepdims=keepdims, dtype=dtype)

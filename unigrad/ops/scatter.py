@@ -594,6 +594,9 @@ def nonzero(input: Tensor, *, as_tuple: bool = False):
         >>> x.nonzero(as_tuple=True)
         (tensor([0, 1]), tensor([0, 1]))
     """
+    if not isinstance(as_tuple, (bool, np.bool_)):
+        raise TypeError(f"nonzero(): argument 'as_tuple' must be bool, not "
+                        f"{type(as_tuple).__name__}")
     data = values_for_shape("nonzero", input)
     xp = namespace_of(data)
     if as_tuple:

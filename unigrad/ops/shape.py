@@ -93,8 +93,13 @@ def _reshape_batch(values, dims, shape):
     return bind(reshape_p, x, shape=(int(x.shape[0]),) + tuple(shape)), 0
 
 
+def _reshape_write_back(base, new_view, shape):
+    return bind(reshape_p, new_view, shape=tuple(base.shape))
+
+
 reshape_p = Primitive("reshape", lambda x, shape: x.reshape(shape), _reshape_rule,
                       kind="linear", backward_name="ViewBackward0", is_view=True,
+                      write_back=_reshape_write_back,
                       vjp=lambda g, out, needs, x, shape: (g,), saves="nothing",
                       expression=_reshape_expression, simplify=compose_reshapes,
                       batch=_reshape_batch)
@@ -147,8 +152,16 @@ def _transpose_batch(values, dims, axes):
     return bind(transpose_p, x, axes=(0,) + shift_axes(axes, len(axes))), 0
 
 
+def _transpose_write_back(base, new_view, axes):
+    inverse = [0] * len(axes)
+    for position, axis in enumerate(axes):
+        inverse[axis] = position
+    return bind(transpose_p, new_view, axes=tuple(inverse))
+
+
 transpose_p = Primitive("transpose", lambda x, axes: x.transpose(axes), _transpose_rule,
                         kind="linear", backward_name="PermuteBackward0", is_view=True,
+                        write_back=_transpose_write_back,
                         vjp=_transpose_vjp, saves="nothing", expression=_transpose_expression,
                         simplify=compose_transposes, batch=_transpose_batch)
 
@@ -560,7 +573,7 @@ def concat(tensors, dim: int | None = None, *, axis: int | None = None):
     tensors = _tensor_list(tensors, "torch.cat", ValueError(
         "torch.cat(): expected a non-empty list of Tensors"))
     if any(isinstance(t, Tensor) for t in tensors):
-        tensors = [to_tensor_operand(t) for t in tensors]
+        tensors = [to_tensor_operand(t, f"tensors[{i}]") for i, t in enumerate(tensors)]
     # PyTorch's legacy rule: 1-D empty tensors are skipped next to higher-dimensional ones
     if any(len(t.shape) != 1 for t in tensors):
         kept = [t for t in tensors if tuple(t.shape) != (0,)]
@@ -728,6 +741,9 @@ def chunk(input, chunks: int, dim: int = 0) -> tuple:
         >>> [c.shape for c in ug.chunk(ug.zeros(5), 3)]
         [(2,), (2,), (1,)]
     """
+    if isinstance(chunks, bool) or not isinstance(chunks, (int, np.integer)):
+        raise TypeError(f"chunk(): argument 'chunks' (position 1) must be int, not "
+                        f"{type(chunks).__name__}")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     shape = tuple(input.shape)
@@ -911,6 +927,10 @@ def pad(input, pad, mode: str = "constant", value=None):
             return result
         kind = "Reflection" if mode == "reflect" else "Replication"
         return present_as(result, f"{kind}Pad{len(pad) // 2}DBackward0", input)
+    for axis, (before, after) in enumerate(widths):
+        if shape[axis] + min(before, 0) + min(after, 0) < 0:
+            raise RuntimeError(f"narrow(): length must be non-negative. (pad ({before}, {after}) "
+                               f"crops more than dimension {axis} of size {shape[axis]})")
     if any(before < 0 or after < 0 for before, after in widths):
         crop = tuple(slice(max(-before, 0), d - max(-after, 0))
                      for d, (before, after) in zip(shape, widths))
@@ -926,6 +946,13 @@ def _triangle_input(input, name: str):
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
 
 
+def _diagonal(diagonal, name: str) -> int:
+    if isinstance(diagonal, bool) or not isinstance(diagonal, (int, np.integer)):
+        raise TypeError(f"{name}(): argument 'diagonal' (position 1) must be int, not "
+                        f"{type(diagonal).__name__}")
+    return int(diagonal)
+
+
 @op(methods=("tril",))
 def tril(input, diagonal: int = 0):
     """The lower triangle of the last two dimensions (entries above ``diagonal`` zeroed).
@@ -937,7 +964,7 @@ def tril(input, diagonal: int = 0):
                 [1., 1., 0.]])
     """
     _triangle_input(input, "tril")
-    return bind(tril_p, input, diagonal=int(diagonal))
+    return bind(tril_p, input, diagonal=_diagonal(diagonal, "tril"))
 
 
 @op(methods=("triu",))
@@ -951,7 +978,7 @@ def triu(input, diagonal: int = 0):
                 [0., 0., 1.]])
     """
     _triangle_input(input, "triu")
-    return bind(triu_p, input, diagonal=int(diagonal))
+    return bind(triu_p, input, diagonal=_diagonal(diagonal, "triu"))
 
 
 @op(methods=("movedim", "moveaxis"))

@@ -19,7 +19,10 @@ Example:
 from __future__ import annotations
 
 import functools
+import numbers
 from collections.abc import Callable
+
+import numpy as np
 
 from .. import _state
 from ..autograd import forward_ad
@@ -127,6 +130,7 @@ def differentiate(fn: Callable, args: tuple, kwargs: dict, indices: tuple, weigh
             aux = None
             value = outputs
         out_leaves, out_def = tree_flatten(differentiated)
+        _check_outputs(out_leaves, "grad")
         cotangents = _cotangents(sens, out_leaves, out_def)
         targets = [t for argument in lifted for t in argument.targets()]
         grads = pullback(out_leaves, cotangents, targets + list(weights),
@@ -137,6 +141,16 @@ def differentiate(fn: Callable, args: tuple, kwargs: dict, indices: tuple, weigh
     result.aux = aux
     result.value = value if create_graph else tree_map(detached, value)
     return result
+
+
+def _check_outputs(out_leaves: list, name: str) -> None:
+    """``fn``'s outputs must be Tensors or numbers (a string has no gradient, not a zero one)."""
+    for index, leaf in enumerate(out_leaves):
+        if leaf is None or isinstance(leaf, (Tensor, numbers.Number, np.ndarray, np.generic)):
+            continue
+        raise TypeError(f"{name}: fn must return Tensors or numbers (possibly in tuples, lists "
+                        f"or dicts), but its output {index} is of type {type(leaf).__name__}: "
+                        f"{leaf!r:.60}")
 
 
 def _cotangents(sens, out_leaves: list, out_def) -> list:
@@ -375,8 +389,16 @@ def _dual_tree(primal, tangent, index: int, level):
         if p._data.dtype.kind not in "fc":
             duals.append(p)
             continue
+        if _precision(t) != _precision(p):  # (a real tangent of a complex primal is fine)
+            raise TypeError(f"jvp: the tangent of argument {index} must have its primal's dtype "
+                            f"{p.dtype}, got {t.dtype} (cast it with .to({p.dtype}))")
         duals.append(forward_ad.attach_tangent(p, t, level))
     return tree_unflatten(p_def, duals)
+
+
+def _precision(tensor: Tensor):
+    """The real dtype of a floating or complex tensor's values (float32 for complex64)."""
+    return np.finfo(tensor._data.dtype).dtype if tensor._data.dtype.kind in "fc" else None
 
 
 def _primal_part(value, level):
@@ -435,20 +457,40 @@ def linearize(fn: Callable, *primals):
 
 # ----------------------------------------------------------------------------- jacobians
 
-def _argnums(argnums, grad_position, count: int) -> tuple[tuple, bool]:
+def _argnums(argnums, grad_position, count: int, name: str) -> tuple[tuple, bool]:
+    """``(indices, single)``: the differentiated positions, counted from the front.
+
+    Errors name the spelling the caller used: ``argnums`` gets torch.func's
+    RuntimeErrors, MindSpore's ``grad_position`` its ValueErrors.
+    """
+    spelling = "argnums"
     if grad_position is not None:
-        argnums = grad_position
+        argnums, spelling = grad_position, "grad_position"
     if isinstance(argnums, bool) or not isinstance(argnums, (int, tuple)):
-        raise TypeError(f"argnums must be an int or a tuple of ints, got "
+        raise TypeError(f"{name}: {spelling} must be an int or a tuple of ints, got "
                         f"{type(argnums).__name__}")
     single = isinstance(argnums, int)
     indices = (argnums,) if single else argnums
     for index in indices:
         if not isinstance(index, int) or isinstance(index, bool):
-            raise TypeError("argnums must be an int or a tuple of ints")
+            raise TypeError(f"{name}: {spelling} must be an int or a tuple of ints, got "
+                            f"{argnums!r}")
+    refused = ValueError if spelling == "grad_position" else RuntimeError
+    if not indices:
+        raise refused(f"{name}: {spelling} must be non-empty")
+    if len(set(indices)) != len(indices):
+        raise refused(f"{name}: {spelling} elements must be unique, got {argnums}")
+    for index in indices:
         if not -count <= index < count:
-            raise ValueError("The element in grad_position must belong to [0, args_num).")
+            raise refused(_out_of_range(name, spelling, index, count))
     return tuple(i % count for i in indices), single
+
+
+def _out_of_range(name: str, spelling: str, index: int, count: int) -> str:
+    if spelling == "grad_position":  # MindSpore's wording
+        return (f"{name}: The element in grad_position must belong to [0, args_num), got "
+                f"grad_position={index} with args_num={count}.")
+    return f"{name}: Got argnums={index}, but only {count} positional inputs"
 
 
 def _check_tensor_arguments(args: tuple, indices: tuple, name: str) -> None:
@@ -488,7 +530,7 @@ def jacrev(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None
     _check_has_aux(has_aux)
 
     def jacobian_fn(*args):
-        indices, single = _argnums(argnums, grad_position, len(args))
+        indices, single = _argnums(argnums, grad_position, len(args), "jacrev")
         _check_tensor_arguments(args, indices, "jacrev")
 
         def partial(*chosen):
@@ -544,7 +586,7 @@ def jacfwd(fn: Callable, argnums=0, has_aux: bool = False, *, grad_position=None
     _check_has_aux(has_aux)
 
     def jacobian_fn(*args):
-        indices, single = _argnums(argnums, grad_position, len(args))
+        indices, single = _argnums(argnums, grad_position, len(args), "jacfwd")
         _check_tensor_arguments(args, indices, "jacfwd")
         columns_per_input = []
         out = aux = None

@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 import unigrad as ug
 from unigrad.tensor import Tensor
+from unigrad.transforms.tree import tree_flatten
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap",
            "functional_call", "stack_module_state"]
@@ -45,6 +46,8 @@ def _check_argnums(argnums, name: str) -> None:
             if isinstance(item, bool) or not isinstance(item, int):
                 raise RuntimeError(f"{name}: argnums must be int or Tuple[int, ...], got: "
                                    f"{argnums!r}")
+        if len(set(argnums)) != len(argnums):
+            raise RuntimeError(f"{name}: argnums elements must be unique, got {argnums}")
 
 
 def _check_positions(argnums, args: tuple, name: str) -> None:
@@ -96,13 +99,15 @@ def grad_and_value(func: Callable, argnums: int | tuple = 0,
     """
     _check_callable(func, "grad_and_value(f)")
     _check_argnums(argnums, "grad_and_value")
-    transform = ug.value_and_grad(_scalar_output(func, has_aux, "grad_and_value"),
-                                  grad_position=argnums, has_aux=has_aux)
+    checked = _scalar_output(func, has_aux, "grad_and_value")
 
     @functools.wraps(func)
     def wrapper(*args):
         _check_positions(argnums, args, "grad_and_value")
-        value, gradient = transform(*args)
+        positions = (argnums % len(args) if isinstance(argnums, int)
+                     else tuple(position % len(args) for position in argnums))
+        value, gradient = ug.value_and_grad(checked, grad_position=positions,
+                                            has_aux=has_aux)(*args)
         if isinstance(argnums, tuple) and not isinstance(gradient, tuple):
             gradient = (gradient,)  # torch.func: a tuple of argnums gives a tuple, (0,) too
         if has_aux:
@@ -152,7 +157,29 @@ def vjp(func: Callable, *primals, has_aux: bool = False):
         (tensor([1.0000, 0.5403]),)
     """
     _check_callable(func, "vjp(f, *primals)")
-    return ug.vjp(func, *primals, has_aux=has_aux)
+    out, vjp_fn, *aux = ug.vjp(func, *primals, has_aux=has_aux)
+
+    def checked_vjp_fn(cotangents):
+        _check_cotangents(cotangents, out)
+        return vjp_fn(cotangents)
+
+    return (out, checked_vjp_fn, *aux)
+
+
+def _check_cotangents(cotangents, out) -> None:
+    """torch.func's RuntimeErrors for cotangents not shaped like ``func``'s output."""
+    leaves, structure = tree_flatten(cotangents)
+    out_leaves, out_structure = tree_flatten(out)
+    if structure != out_structure:
+        raise RuntimeError("Expected pytree structure of cotangents to be the same as pytree "
+                           f"structure of outputs to the function. cotangents: {structure}, "
+                           f"primal output: {out_structure}")
+    for index, (cotangent, output) in enumerate(zip(leaves, out_leaves)):
+        if isinstance(cotangent, Tensor) and isinstance(output, Tensor) and \
+                tuple(cotangent.shape) != tuple(output.shape):
+            raise RuntimeError(f"Mismatch in shape: grad_output[{index}] has a shape of "
+                               f"{list(cotangent.shape)} and output[{index}] has a shape of "
+                               f"{list(output.shape)}.")
 
 
 def jvp(func: Callable, primals, tangents, *, strict: bool = False, has_aux: bool = False):
@@ -175,7 +202,25 @@ def jvp(func: Callable, primals, tangents, *, strict: bool = False, has_aux: boo
                            f"tensors, tangents also must be. Got primals with {len(primals)} "
                            f"entries and tangents with {len(tangents)}")
     del strict
-    return ug.jvp(func, primals, tangents, has_aux=has_aux)
+    return ug.jvp(func, primals, _tangents_like(primals, tangents), has_aux=has_aux)
+
+
+def _tangents_like(primals: tuple, tangents: tuple) -> tuple:
+    """torch.func.jvp's checks: a tangent has its primal's size; a floating tangent of
+    another dtype is accepted (computed in the primal's dtype; PyTorch keeps its own)."""
+    checked = []
+    for primal, tangent in zip(primals, tangents):
+        if isinstance(primal, ug.Tensor) and isinstance(tangent, ug.Tensor):
+            if tuple(tangent.shape) != tuple(primal.shape):
+                raise RuntimeError("Trying to set a forward gradient that has a different size "
+                                   "than that of the original Tensor, this is not supported. "
+                                   f"Tensor is of size {list(primal.shape)} while the given "
+                                   f"forward gradient is of size {list(tangent.shape)}.")
+            if tangent.dtype != primal.dtype and tangent.dtype.is_floating_point \
+                    and primal.dtype.is_floating_point:
+                tangent = tangent.to(primal.dtype)
+        checked.append(tangent)
+    return tuple(checked)
 
 
 def jacrev(func: Callable, argnums: int | tuple = 0, *, has_aux: bool = False,

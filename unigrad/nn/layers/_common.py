@@ -72,12 +72,22 @@ def new_buffer(value, shape: tuple, dtype, device: Device | None) -> Tensor:
     return tensor
 
 
+class NegativeSizeError(RuntimeError, ValueError):
+    """A negative layer size: PyTorch's RuntimeError (from creating the weight) that is also
+    the ValueError MindSpore's and Keras's argument checks raise."""
+
+
 def positive_int(value, name: str, owner: str, allow_zero: bool = False) -> int:
-    """``value`` as an int, or a TypeError/ValueError naming ``owner`` and ``name``."""
+    """``value`` as an int, or an error naming ``owner`` and ``name``: TypeError for a
+    non-int, RuntimeError for a negative size (PyTorch's, from creating the weight),
+    ValueError for a zero one where zero is not allowed."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{owner}: argument '{name}' must be an int, "
                         f"got {type(value).__name__}")
-    if value < 0 or (value == 0 and not allow_zero):
+    if value < 0:
+        raise NegativeSizeError(f"{owner}: argument '{name}' must be a non-negative integer, "
+                                f"got {value} (a tensor cannot have a negative dimension)")
+    if value == 0 and not allow_zero:
         bound = "non-negative" if allow_zero else "positive"
         raise ValueError(f"{owner}: argument '{name}' must be a {bound} integer, got {value}")
     return int(value)

@@ -72,9 +72,9 @@ def _number(value, name: str, function: str) -> float:
 def _norm_type(norm_type) -> float:
     try:
         return float(norm_type)  # PyTorch accepts 'inf' as a string
-    except (TypeError, ValueError):
-        raise TypeError(f"the argument 'norm_type' must be a number or 'inf', but got "
-                        f"{norm_type!r}") from None
+    except (TypeError, ValueError) as error:  # PyTorch's float(): a str is a ValueError
+        raise type(error)(f"the argument 'norm_type' must be a number or 'inf', but got "
+                          f"{norm_type!r}") from None
 
 
 def _check_foreach(foreach) -> None:
