@@ -201,21 +201,17 @@ ROWS = [
     # modules and dtypes (elsewhere in unigrad: not fixed yet)
     ("linear-negative-features", lambda t: t.nn.Linear(-1, 2), "-1"),
     ("embedding-padding-idx-out-of-range", lambda t: t.nn.Embedding(3, 2, padding_idx=5),
-     "padding_idx", _not_yet("nn Embedding raises ValueError; PyTorch AssertionError")),
+     "padding_idx"),
     ("parameter-of-integers", lambda t: t.nn.Parameter(t.tensor([1])), "floating point",
      _not_yet("nn.Parameter accepts an integer tensor with requires_grad=True")),
-    ("softmax-of-integers", lambda t: t.softmax(t.tensor([1, 2]), dim=0), "Long",
-     _not_yet("softmax accepts integer input; PyTorch NotImplementedError")),
+    ("softmax-of-integers", lambda t: t.softmax(t.tensor([1, 2]), dim=0), "Long"),
     ("complex-less-than", lambda t: t.ones(2, dtype=t.complex64) < t.ones(2, dtype=t.complex64),
-     "Complex", _not_yet("comparisons accept complex input; PyTorch NotImplementedError")),
-    ("clamp-of-complex", lambda t: t.clamp(t.ones(2, dtype=t.complex64), 0), "complex",
-     _not_yet("clamp accepts complex input; PyTorch NotImplementedError")),
-    ("abs-of-bool", lambda t: t.tensor([True]).abs(), "Bool",
-     _not_yet("abs accepts bool input; PyTorch NotImplementedError")),
+     "Complex"),
+    ("clamp-of-complex", lambda t: t.clamp(t.ones(2, dtype=t.complex64), 0), "complex"),
+    ("abs-of-bool", lambda t: t.tensor([True]).abs(), "Bool"),
     ("chunk-float-chunks", lambda t: t.ones(4).chunk(1.5), "chunks"),
     ("nonzero-string-as-tuple", lambda t: t.nonzero(t.ones(2), as_tuple="x"), "as_tuple"),
-    ("type-as-a-number", lambda t: t.ones(2).type_as(1.0), "other",
-     _not_yet("tensor.type_as(1.0) raises AttributeError; PyTorch TypeError")),
+    ("type-as-a-number", lambda t: t.ones(2).type_as(1.0), "other"),
     ("view-as-wider-dtype", lambda t: t.ones(3, dtype=t.float32).view(t.float64), "divisible",
      _not_yet("Tensor.view(dtype) is not supported: TypeError; PyTorch RuntimeError")),
     # linalg
@@ -335,8 +331,7 @@ IN_PLACE = [
      lambda x, t: x.index_fill_(0, t.tensor([0, 7]), 5.0)),
     ("put-second-index-out-of-range", lambda t: t.ones(3),
      lambda x, t: x.put_(t.tensor([0, 7]), t.tensor([5.0, 5.0]))),
-    ("fill-with-a-string", lambda t: t.ones(3), lambda x, t: x.fill_("a"),
-     _not_yet("fill_('a') raises ValueError (PyTorch TypeError) and bumps the version")),
+    ("fill-with-a-string", lambda t: t.ones(3), lambda x, t: x.fill_("a")),
 ]
 
 

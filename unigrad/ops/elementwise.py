@@ -594,6 +594,8 @@ def clip(input, min=None, max=None):
     """
     if min is None and max is None:
         raise RuntimeError("clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(input, Tensor) and input._data.dtype.kind == "c":
+        raise NotImplementedError("clamp is not supported for complex types")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         result = input
         if min is not None:
@@ -788,6 +790,7 @@ def abs(input):
         >>> ug.abs(ug.tensor([-1.5, 2.0]))
         tensor([1.5000, 2.0000])
     """
+    _refuse_kinds("abs", (input,), "b")
     return _bind_unary(abs_p, input)
 
 
@@ -1008,11 +1011,27 @@ _COMPARISON_EXAMPLES = {
 }
 
 
+def _refuse_kinds(name: str, operands, kinds: str) -> None:
+    """PyTorch's NotImplementedError for a kernel without these dtype kinds ("c": complex)."""
+    for operand in operands:
+        if isinstance(operand, Tensor) and operand._data.dtype.kind in kinds:
+            from ._dtypes import torch_dtype_name
+            raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                      f"'{torch_dtype_name(operand._data.dtype)}'")
+
+
 def _comparison(name):
     prim = PRIMITIVES[name]
 
     def comparison(input, other):
         return bind(prim, *coerce_operands(input, other))
+
+    def ordering(input, other):
+        operands = coerce_operands(input, other)
+        _refuse_kinds(name, operands, "c")  # complex numbers have no order
+        return bind(prim, *operands)
+    if name in ("lt", "le", "gt", "ge"):
+        comparison = ordering
     comparison.__name__ = name
     if name.startswith("logical_"):
         call = f"ug.{name}(ug.tensor([True, True, False]), ug.tensor([True, False, False]))"

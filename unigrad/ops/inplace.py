@@ -245,6 +245,10 @@ def fill_(self: Tensor, value) -> Tensor:
     """Fill with ``value`` in place."""
     if isinstance(value, Tensor):
         return copy_(self, value)
+    if not isinstance(value, numbers.Number) and not (hasattr(value, "dtype")
+                                                       and getattr(value, "ndim", 1) == 0):
+        raise TypeError(f"fill_(): argument 'value' must be a Tensor or a number, not "
+                        f"{type(value).__name__}")
     self._leaf_inplace_check()
     if _local.grad_enabled and self._requires_grad:
         return apply_inplace(self, lambda old: old * 0.0 + value)

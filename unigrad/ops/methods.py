@@ -162,6 +162,9 @@ def _contiguous(self):
 @op(methods=("type_as",))
 def _type_as(self, other):
     """This tensor cast to ``other``'s dtype."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"type_as(): argument 'other' (position 1) must be Tensor, not "
+                        f"{type(other).__name__}")
     return ew.cast(self, other.dtype)
 
 

@@ -114,9 +114,17 @@ def _softmax_axis(input, dim, name: str):
     return None if ndim == 0 else axis
 
 
-def _softmax_input(input, dtype):
+def _softmax_input(input, dtype, name: str = "softmax"):
+    """The floating input of a softmax: ``input`` cast to ``dtype``; integers are refused
+    (PyTorch's NotImplementedError), a Python list becomes a float tensor."""
     if dtype is not None:
-        return cast(input, dtype)
+        input = cast(input, dtype)
+    data = getattr(input, "_data", None)
+    if data is not None and data.dtype.kind not in "fc":
+        from ._dtypes import torch_dtype_name
+        raise NotImplementedError(f'"{name}_lastdim_kernel_impl" not implemented for '
+                                  f"'{torch_dtype_name(data.dtype)}' (pass a floating input or "
+                                  f"dtype=)")
     return float_operand(input)
 
 
@@ -143,7 +151,7 @@ def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None)
         tensor([-0.6931, -0.6931])
     """
     axis = _softmax_axis(input, dim, "log_softmax")
-    return bind(log_softmax_p, _softmax_input(input, dtype), axis=axis)
+    return bind(log_softmax_p, _softmax_input(input, dtype, "log_softmax"), axis=axis)
 
 
 def _logsigmoid_impl(x):

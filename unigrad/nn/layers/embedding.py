@@ -41,6 +41,10 @@ from ..parameter import Parameter
 from ._common import device_of, floating_dtype, new_parameter, positive_int, real_number
 
 
+class PaddingIndexError(ValueError, AssertionError):
+    """A padding index outside the table: PyTorch asserts (AssertionError); a bad value."""
+
+
 def _checked_padding_idx(padding_idx, num_embeddings: int) -> int | None:
     if padding_idx is None:
         return None
@@ -48,7 +52,8 @@ def _checked_padding_idx(padding_idx, num_embeddings: int) -> int | None:
         raise TypeError(f"Embedding: argument 'padding_idx' must be an int or None, "
                         f"got {type(padding_idx).__name__}")
     if not -num_embeddings <= padding_idx < num_embeddings:
-        raise ValueError("Padding_idx must be within num_embeddings")
+        raise PaddingIndexError(f"Padding_idx must be within num_embeddings (got "
+                                f"padding_idx={padding_idx}, num_embeddings={num_embeddings})")
     return int(padding_idx) % num_embeddings
 
 
