@@ -31,6 +31,7 @@ from unigrad.transforms import UnconnectedGradients
 
 from . import _transforms
 from ._tensor import Variable, _array_from, _dtype
+from .module import name_scope
 
 __all__ = ["AUTO_REUSE", "Session", "InteractiveSession", "get_variable", "get_default_session",
            "global_variables", "trainable_variables", "global_variables_initializer",
@@ -116,7 +117,8 @@ def get_variable(name: str, shape=None, dtype=ug.float32, initializer=None, regu
             raise ValueError(f"initializer for variable {name} has shape {array.shape}, "
                              f"expected {shape}")
         array = np.broadcast_to(array.reshape(()), shape).copy()
-    variable = Variable(array, trainable=True if trainable is None else trainable, name=name)
+    with name_scope(""):  # TF1 variables are named by variable scopes, not name scopes
+        variable = Variable(array, trainable=True if trainable is None else trainable, name=name)
     _variables[name] = variable
     return variable
 
