@@ -71,7 +71,7 @@ def test_tensorflow_scatter_nd():
                                                                              [-1.0, 4.0]]
     rows = tf.tensor_scatter_nd_update(x, [[1]], tf.constant([[7.0, 8.0]]))
     assert rows.numpy().tolist() == [[1.0, 2.0], [7.0, 8.0]]
-    assert type(rows).__name__ == "Tensor" and rows.dtype == tf.float32
+    assert type(rows).__name__ == "EagerTensor" and rows.dtype == tf.float32
     with pytest.raises(ValueError, match="do not index"):
         tf.tensor_scatter_nd_update(x, [[2, 0]], tf.constant([1.0]))
     with pytest.raises(ValueError, match="updates must have shape"):

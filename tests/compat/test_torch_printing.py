@@ -205,6 +205,8 @@ def test_the_other_front_ends_keep_their_own_text_under_pytorchs_names():
     import unigrad.compat.tensorflow as tf
     assert repr(tf.constant([1.0, 2.0])) == \
         "<tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>"
-    assert tf.constant([[1.0]]).shape == (1, 1) and type(tf.constant([[1.0]]).shape) is tuple
+    shape = tf.constant([[1.0]]).shape
+    assert shape == (1, 1) and type(shape) is tf.TensorShape and repr(shape) == \
+        "TensorShape([1, 1])"
     assert type(ms.Tensor([[1.0, 2.0]]).shape) is tuple
     assert repr(ms.Tensor([[1.0, 2.0]]).shape) == "(1, 2)"

@@ -402,3 +402,333 @@ def case_keras_get_config(tf):
     # the names carry a process-wide counter (adam, adam_1...): compared without them
     return [sorted((key, value) for key, value in config.items() if key != "name")
             for config in configs]
+
+
+# ------------------------------------------------------------------------ tf.Module, tf.name_scope
+# The TF guide "Introduction to modules" (tensorflow.org/guide/intro_to_modules), with
+# tf.random.normal initial values replaced by fixed ones (random streams cannot match).
+
+
+def _variables_summary(variables) -> list:
+    """Name, shape, trainable flag and value of each variable, in order."""
+    return [[variable.name, list(variable.shape), bool(variable.trainable), variable.numpy()]
+            for variable in variables]
+
+
+def _guide_modules(tf):
+    """The guide's SimpleModule, Dense and SequentialModule classes (fixed initial values)."""
+
+    class SimpleModule(tf.Module):
+        def __init__(self, name=None):
+            super().__init__(name=name)
+            self.a_variable = tf.Variable(5.0, name="train_me")
+            self.non_trainable_variable = tf.Variable(5.0, trainable=False,
+                                                      name="do_not_train_me")
+
+        def __call__(self, x):
+            return self.a_variable * x + self.non_trainable_variable
+
+    class Dense(tf.Module):
+        def __init__(self, in_features, out_features, name=None):
+            super().__init__(name=name)
+            start = np.arange(in_features * out_features, dtype=np.float32) / 10.0 - 0.3
+            self.w = tf.Variable(start.reshape(in_features, out_features), name="w")
+            self.b = tf.Variable(tf.zeros([out_features]), name="b")
+
+        def __call__(self, x):
+            y = tf.matmul(x, self.w) + self.b
+            return tf.nn.relu(y)
+
+    class SequentialModule(tf.Module):
+        def __init__(self, name=None):
+            super().__init__(name=name)
+            self.dense_1 = Dense(in_features=3, out_features=3)
+            self.dense_2 = Dense(in_features=3, out_features=2)
+
+        def __call__(self, x):
+            x = self.dense_1(x)
+            return self.dense_2(x)
+
+    return SimpleModule, Dense, SequentialModule
+
+
+@case
+def case_module_guide_simple(tf):
+    simple_module_class = _guide_modules(tf)[0]
+    simple_module = simple_module_class(name="simple")
+    result = simple_module(tf.constant(5.0))
+    return [result.numpy(), simple_module.name, simple_module.name_scope.name,
+            _variables_summary(simple_module.trainable_variables),
+            _variables_summary(simple_module.variables),
+            _variables_summary(simple_module.non_trainable_variables),
+            [repr(variable) for variable in simple_module.variables]]
+
+
+@case
+def case_module_guide_sequential(tf):
+    _, dense_class, sequential_class = _guide_modules(tf)
+    my_model = sequential_class(name="the_model")
+    result = my_model(tf.constant([[2.0, 2.0, 2.0]]))
+    return [result.numpy(), [(type(module).__name__, module.name)
+                             for module in my_model.submodules],
+            _variables_summary(my_model.variables), len(my_model.trainable_variables),
+            [repr(variable) for variable in my_model.variables],
+            dense_class(2, 2).name]
+
+
+@case
+def case_module_guide_flexible(tf):
+    class FlexibleDenseModule(tf.Module):
+        # the guide's deferred-variable module: weights made at the first call
+        def __init__(self, out_features, name=None):
+            super().__init__(name=name)
+            self.is_built = False
+            self.out_features = out_features
+
+        def __call__(self, x):
+            if not self.is_built:
+                count = x.shape[-1] * self.out_features
+                start = np.linspace(-1.0, 1.0, count, dtype=np.float32)
+                self.w = tf.Variable(start.reshape(x.shape[-1], self.out_features), name="w")
+                self.b = tf.Variable(tf.zeros([self.out_features]), name="b")
+                self.is_built = True
+            y = tf.matmul(x, self.w) + self.b
+            return tf.nn.relu(y)
+
+    class MySequentialModule(tf.Module):
+        def __init__(self, name=None):
+            super().__init__(name=name)
+            self.dense_1 = FlexibleDenseModule(out_features=3)
+            self.dense_2 = FlexibleDenseModule(out_features=2)
+
+        def __call__(self, x):
+            x = self.dense_1(x)
+            return self.dense_2(x)
+
+    my_model = MySequentialModule(name="the_model")
+    before = len(my_model.variables)
+    result = my_model(tf.constant([[2.0, 2.0, 2.0]]))
+    return [before, result.numpy(), _variables_summary(my_model.variables),
+            [module.name for module in my_model.submodules]]
+
+
+@case
+def case_module_name_scope_variables(tf):
+    names = []
+    with tf.name_scope("dense") as scope:
+        names.append(scope)
+        names.append(tf.Variable(1.0, name="w").name)
+        names.append(tf.Variable(2.0).name)
+        with tf.name_scope("inner") as inner:
+            names += [inner, tf.Variable(3.0, name="x").name]
+        with tf.name_scope("dense"):
+            names.append(tf.Variable(3.0, name="again").name)
+        with tf.name_scope("absolute/") as absolute:
+            names += [absolute, tf.Variable(4.0, name="y").name]
+        with tf.name_scope("") as root:
+            names += [root, tf.Variable(5.0, name="z").name]
+        names.append(tf.Variable(6.0, name="after").name)
+    names.append(tf.Variable(7.0, name="outside").name)
+    return names
+
+
+@case
+def case_module_mlp_name_scope(tf):
+    # tf.Module's docstring: Dense layers made inside the MLP's name scope
+    dense_class = _guide_modules(tf)[1]
+
+    class MLP(tf.Module):
+        def __init__(self, input_size, sizes, name=None):
+            super().__init__(name=name)
+            self.layers = []
+            with self.name_scope:
+                for size in sizes:
+                    self.layers.append(dense_class(in_features=input_size, out_features=size))
+                    input_size = size
+
+        @tf.Module.with_name_scope
+        def __call__(self, x):
+            for layer in self.layers:
+                x = layer(x)
+            return x
+
+    module = MLP(input_size=3, sizes=[3, 2])
+    result = module(tf.ones([1, 3]))
+    return [result.numpy(), module.name, _variables_summary(module.variables),
+            [layer.name_scope.name for layer in module.layers], MLP.__call__.__name__]
+
+
+@case
+def case_module_with_name_scope(tf):
+    class MyModule(tf.Module):
+        @tf.Module.with_name_scope
+        def __call__(self, x):
+            if not hasattr(self, "w"):
+                self.w = tf.Variable(np.full((x.shape[1], 3), 0.5, np.float32))
+            return tf.matmul(x, self.w)
+
+    with tf.name_scope("outer"):
+        module = MyModule()
+    result = module(tf.ones([1, 2]))
+    with tf.name_scope("elsewhere"):
+        second = MyModule(name="second")
+        second(tf.ones([1, 2]))
+    return [result.numpy(), module.w.name, module.name_scope.name, second.w.name,
+            second.name_scope.name]
+
+
+@case
+def case_module_flatten_order(tf):
+    import collections
+
+    pair = collections.namedtuple("Pair", "second first")
+    shared = tf.Variable(0.0, name="shared")
+    root = tf.Module(name="root")
+    b, c, d, e, f = (tf.Module(name=name) for name in "bcdef")
+    root.zeta = tf.Variable(1.0, name="zeta")
+    root.alpha = [tf.Variable(2.0, name="alpha_0"), shared, (shared, tf.Variable(3, name="i"))]
+    root.mapping = {"y": tf.Variable(4.0, name="y", trainable=False), "x": shared, "sub": b}
+    root.pair = pair(tf.Variable(5.0, name="second"), tf.Variable(6.0, name="first"))
+    root.d = d
+    root.nothing = None
+    root.text = "not a variable"
+    b.c = c
+    b.again = shared
+    c.e = e
+    c.v = tf.Variable(7.0, name="c_v", trainable=False)
+    d.f = f
+    d.b = b
+    f.v = tf.Variable(8.0, name="f_v")
+    return [[variable.name for variable in root.variables],
+            [variable.name for variable in root.trainable_variables],
+            [variable.name for variable in root.non_trainable_variables],
+            [module.name for module in root.submodules],
+            [module.name for module in d.submodules],
+            [variable.name for variable in b.variables]]
+
+
+@case
+def case_module_default_names(tf):
+    class MyHTTPModule2D(tf.Module):
+        pass
+
+    class Dense(tf.Module):
+        pass
+
+    class lower_case(tf.Module):  # noqa: N801 - the name is what is tested
+        pass
+
+    return [tf.Module().name, MyHTTPModule2D().name, Dense().name, lower_case().name,
+            Dense(name="custom_name_1").name]
+
+
+@case(same_message=True)
+def case_module_bad_name(tf):
+    return tf.Module(name="my-module").name
+
+
+@case(same_message=True)
+def case_module_name_starting_with_digit(tf):
+    return tf.Module(name="1module").name
+
+
+@case(same_message=True)
+def case_module_name_scope_not_string(tf):
+    with tf.name_scope(3):
+        return 0
+
+
+@case
+def case_module_unsortable_dict_keys(tf):
+    module = tf.Module(name="module")
+    module.table = {1: tf.Variable(1.0), "one": tf.Variable(2.0)}
+    return len(module.variables)
+
+
+# ------------------------------------------------------------------------ shapes, padding, norms
+
+
+@case
+def case_tensor_shape_methods(tf):
+    shape = tf.constant(np.zeros((2, 3), np.float32)).shape
+    partial = tf.TensorShape([2, None])
+    unknown = tf.TensorShape(None)
+    return [repr(shape), str(shape), shape.as_list(), shape.rank, shape.num_elements(),
+            shape == (2, 3), shape == [2, 3], repr(shape[1:]), shape[0],
+            repr(partial), partial.as_list(), partial.is_fully_defined(),
+            partial.num_elements(), partial.is_compatible_with([2, 5]),
+            repr(partial.merge_with([None, 7])), repr(unknown), str(unknown), unknown.rank,
+            unknown == tf.TensorShape(None), repr(shape.concatenate([4]))]
+
+
+@case
+def case_tensor_shape_unknown_as_list_raises(tf):
+    return tf.TensorShape(None).as_list()
+
+
+@case
+def case_pad_modes(tf):
+    t = tf.constant([[1, 2, 3], [4, 5, 6]])
+    return [tf.pad(t, [[1, 1], [2, 2]]).numpy(),
+            tf.pad(t, [[1, 0], [0, 2]], constant_values=9).numpy(),
+            tf.pad(t, [[1, 1], [2, 2]], "REFLECT").numpy(),
+            tf.pad(t, [[1, 1], [2, 2]], "SYMMETRIC").numpy(),
+            tf.pad(tf.constant([1.5, 2.5]), [[2, 1]], "symmetric").numpy()]
+
+
+@case
+def case_pad_reflect_too_wide_raises(tf):
+    return tf.pad(tf.constant([[1, 2, 3]]), [[0, 0], [3, 0]], "REFLECT").numpy()
+
+
+@case
+def case_clip_by_norm_values_and_gradient(tf):
+    x = tf.Variable([[3.0, 4.0], [0.3, 0.4]])
+    with tf.GradientTape() as tape:
+        clipped = tf.clip_by_norm(x, 1.0, axes=[1])
+        loss = tf.reduce_sum(clipped * tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+    whole = tf.clip_by_norm(tf.constant([[3.0, 4.0], [6.0, 8.0]]), 5.0)
+    return [clipped.numpy(), whole.numpy(), tape.gradient(loss, x).numpy()]
+
+
+@case
+def case_einsum_forms(tf):
+    a = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+    b = tf.constant(np.arange(12, dtype=np.float32).reshape(3, 4))
+    return [tf.einsum("ij,jk->ik", a, b).numpy(), tf.einsum("ij->ji", a).numpy(),
+            tf.einsum("ij->", a).numpy(), tf.einsum("i,i->", a[0], a[1]).numpy()]
+
+
+@case
+def case_reduce_mean_of_integers(tf):
+    return [tf.reduce_mean(tf.constant([1, 2])).numpy(),
+            tf.reduce_mean(tf.constant([1, 2, 4])).numpy(),
+            tf.reduce_mean(tf.constant([-1, -2])).numpy(),
+            tf.reduce_mean(tf.constant([[1, 2], [5, 7]]), axis=1).numpy(),
+            tf.reduce_mean(tf.constant([[1, 2], [5, 7]], dtype=tf.int64), axis=0).numpy()]
+
+
+@case
+def case_numpy_functions_on_tensors(tf):
+    t = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    return [np.mean(t, axis=0), np.sum(t), np.concatenate([t, t]), np.std(tf.Variable([1.0, 3.0]))]
+
+
+@case
+def case_device_scope(tf):
+    with tf.device("/CPU:0"):
+        on_cpu = (tf.constant(2.0) * 3).numpy()
+    with tf.device("/GPU:0"):  # soft placement: runs where it can
+        anywhere = (tf.constant([1, 2]) + 1).numpy()
+    return [on_cpu, anywhere]
+
+
+@case
+def case_recompute_grad_gradient_and_type_names(tf):
+    layer = tf.recompute_grad(lambda x: tf.tanh(x) * x)
+    x = tf.Variable([1.0, -0.5])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(layer(x))
+    return [tape.gradient(y, x).numpy(), type(x).__name__, type(x * 2).__name__,
+            type(tf.constant(1.0)).__name__, isinstance(x, tf.Variable),
+            isinstance(tf.constant(1.0), tf.Tensor)]

@@ -52,6 +52,7 @@ from ._array_ops import (
 from ._complex_math import complex
 from ._decompositions import norm
 from ._layout import meshgrid, roll
+from ._padding_norms import clip_by_norm, device, einsum, pad
 from ._products import tensordot
 from ._scatter_ops import (
     boolean_mask,
@@ -68,6 +69,7 @@ from ._transforms import (
     custom_gradient,
     function,
     gradients,
+    recompute_grad,
     stop_gradient,
     vectorized_map,
 )
@@ -147,8 +149,11 @@ from .math import (
     tanh,
     truediv,
 )
+from .module import Module, name_scope
+from .tensor_shape import TensorShape
 
-__all__ = sorted(name for name in dir() if not name.startswith("_"))
+__all__ = sorted(name for name in dir() if not name.startswith("_")
+                 and name not in ("module", "tensor_shape"))  # modules TensorFlow lacks
 
 from . import compat  # noqa: E402 - tf.compat.v1 re-exports the names above
 

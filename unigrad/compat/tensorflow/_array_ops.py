@@ -47,7 +47,7 @@ def transpose(a, perm=None, conjugate: bool = False, name: str = "transpose") ->
     Example:
         >>> import unigrad.compat.tensorflow as tf
         >>> tf.transpose(tf.constant([[1, 2, 3]])).shape
-        (3, 1)
+        TensorShape([3, 1])
     """
     x = operand(a, "a")
     perm = tuple(reversed(range(x.ndim))) if perm is None else _shape_arg(perm, "perm")

@@ -30,7 +30,10 @@ from unigrad.compat._numpy_slicing import getitem as numpy_getitem
 from unigrad.tensor import Tensor as _UgTensor
 from unigrad.transforms.tree import tree_flatten, tree_unflatten
 
-__all__ = ["Tensor", "Variable", "constant", "convert_to_tensor", "as_tf", "as_tf_tree"]
+from .tensor_shape import TensorShape
+
+__all__ = ["Tensor", "EagerTensor", "Variable", "ResourceVariable", "constant",
+           "convert_to_tensor", "as_tf", "as_tf_tree"]
 
 
 def _numpy_text(array: np.ndarray, is_repr: bool) -> str:
@@ -52,7 +55,7 @@ class Tensor(_UgTensor):
         >>> import unigrad.compat.tensorflow as tf
         >>> t = tf.constant([[1, 2], [3, 4]])
         >>> t.dtype, t.shape
-        (unigrad.int32, (2, 2))
+        (unigrad.int32, TensorShape([2, 2]))
         >>> print(t + 1)
         tf.Tensor(
         [[2 3]
@@ -67,13 +70,21 @@ class Tensor(_UgTensor):
         return array[()] if array.ndim == 0 else array
 
     @property
-    def shape(self) -> tuple:
-        """The shape as a tuple of ints (whatever names the text forms use)."""
-        return self._data.shape
+    def shape(self) -> TensorShape:
+        """The shape as a ``tf.TensorShape`` (a tuple of ints with TensorFlow's methods)."""
+        return TensorShape(self._data.shape)
 
-    def get_shape(self) -> tuple:
+    def get_shape(self) -> TensorShape:
         """The static shape (TensorFlow's ``get_shape``)."""
         return self.shape
+
+    def __array_function__(self, func, types, args, kwargs):
+        """NumPy functions see TensorFlow tensors as arrays (``np.mean(t, axis=0)`` is a NumPy
+        array, as with TensorFlow's tensors)."""
+        leaves, structure = tree_flatten((args, kwargs))
+        leaves = [leaf.numpy() if isinstance(leaf, _UgTensor) else leaf for leaf in leaves]
+        args, kwargs = tree_unflatten(structure, leaves)
+        return func(*args, **kwargs)
 
     def __getitem__(self, key):
         """Indexing as in TensorFlow: slices may step backwards (``t[::-1]``)."""
@@ -94,13 +105,20 @@ class Tensor(_UgTensor):
         raise TypeError(f"'{type(self).__name__}' object does not support item assignment")
 
 
-Tensor._result_class = Tensor
+class EagerTensor(Tensor):
+    """The concrete class of eager tensors, as in TensorFlow (``type(t).__name__`` is
+    ``'EagerTensor'``; ``isinstance(t, tf.Tensor)`` holds)."""
+
+    __slots__ = ()
+
+
+Tensor._result_class = EagerTensor
 
 
 def as_tf(value):
     """Turn a fresh plain unigrad result into a TensorFlow Tensor in place (no copy)."""
     if type(value) is _UgTensor:
-        value.__class__ = Tensor
+        value.__class__ = EagerTensor
     return value
 
 
@@ -159,7 +177,7 @@ def _dtype(dtype, name: str) -> DType:
 
 
 def _make(array: np.ndarray) -> Tensor:
-    t = Tensor(array)
+    t = EagerTensor(array)
     return t
 
 
@@ -274,6 +292,10 @@ class Variable(Tensor):
 
     __slots__ = ("_tf_name", "_trainable", "_initial")
 
+    def __new__(cls, *args, **kwargs):
+        """``tf.Variable(...)`` makes a ``ResourceVariable``, as in TensorFlow 2."""
+        return super().__new__(ResourceVariable if cls is Variable else cls)
+
     def __init__(self, initial_value=None, trainable: bool = True, validate_shape: bool = True,
                  caching_device=None, name: str | None = None, variable_def=None, dtype=None,
                  import_scope=None, constraint=None, synchronization=None, aggregation=None,
@@ -292,7 +314,9 @@ class Variable(Tensor):
                              f"({array.shape}) is not compatible with the explicitly supplied "
                              f"`shape` argument ({tuple(shape)}).")
         super().__init__(array)
-        self._tf_name = (name or "Variable") + ":0"
+        from .module import current_scope  # here: module.py imports this module
+
+        self._tf_name = current_scope() + (name or "Variable") + ":0"
         self._trainable = True if trainable is None else bool(trainable)
         self._initial = array.copy()
         if self._trainable and array.dtype.kind in "fc":
@@ -373,3 +397,17 @@ class Variable(Tensor):
 def _check_callable(fn: Callable, name: str) -> None:
     if not callable(fn):
         raise TypeError(f"{name} must be callable, got {type(fn).__name__}")
+
+
+class ResourceVariable(Variable):
+    """The concrete class of ``tf.Variable`` objects, as in TensorFlow 2 (``type(v).__name__``
+    is ``'ResourceVariable'``; ``isinstance(v, tf.Variable)`` holds).
+
+    Example:
+        >>> import unigrad.compat.tensorflow as tf
+        >>> v = tf.Variable(1.0)
+        >>> type(v).__name__, isinstance(v, tf.Variable), type(v * 2).__name__
+        ('ResourceVariable', True, 'EagerTensor')
+    """
+
+    __slots__ = ()

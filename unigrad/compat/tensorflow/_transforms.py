@@ -25,8 +25,8 @@ from unigrad.transforms.tree import tree_leaves
 
 from ._tensor import Tensor, as_tf, as_tf_tree
 
-__all__ = ["gradients", "GradientTape", "stop_gradient", "custom_gradient", "function",
-           "UnconnectedGradients", "vectorized_map"]
+__all__ = ["gradients", "GradientTape", "recompute_grad", "stop_gradient", "custom_gradient",
+           "function", "UnconnectedGradients", "vectorized_map"]
 
 
 def _leaves(*trees) -> tuple:
@@ -98,6 +98,29 @@ class GradientTape(ug.GradientTape):
                                         parallel_iterations=parallel_iterations,
                                         experimental_use_pfor=experimental_use_pfor)
         return as_tf_tree(result, keep=_leaves(target, source))
+
+
+def recompute_grad(f: Callable) -> Callable:
+    """``tf.recompute_grad``: ``f`` keeping no intermediate activations; its gradient
+    recomputes them (unigrad's :func:`unigrad.checkpoint`), within a tape, ``tf.gradients``
+    and to any order.
+
+    Example:
+        >>> import unigrad.compat.tensorflow as tf
+        >>> layer = tf.recompute_grad(lambda x: tf.tanh(x) * x)
+        >>> x = tf.Variable(1.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = layer(x)
+        >>> round(float(tape.gradient(y, x)), 6)
+        1.181569
+    """
+    if not callable(f):
+        raise TypeError(f"recompute_grad: f must be callable, got {type(f).__name__}")
+
+    @functools.wraps(f)
+    def recomputed(*args, **kwargs):
+        return as_tf_tree(ug.checkpoint(f, *args, **kwargs))
+    return recomputed
 
 
 def stop_gradient(input, name: str | None = None) -> Tensor:

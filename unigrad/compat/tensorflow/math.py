@@ -164,7 +164,19 @@ logical_and = _binary("logical_and", ug.logical_and)
 logical_or = _binary("logical_or", ug.logical_or)
 
 reduce_sum = _reduction("reduce_sum", ug.sum)
-reduce_mean = _reduction("reduce_mean", ug.mean)
+def _mean(x, dim, keepdim: bool):
+    """TensorFlow's mean: of integers, the integer sum divided with truncation, in their dtype."""
+    if x.dtype.is_floating_point or x.dtype.is_complex:
+        return ug.mean(x, dim=dim, keepdim=keepdim)
+    axes = range(x.ndim) if dim is None else ((dim,) if isinstance(dim, int) else dim)
+    count = 1
+    for axis in axes:
+        count *= x.shape[axis]
+    total = ug.sum(x, dim=dim, keepdim=keepdim)
+    return ug.div(total, max(count, 1), rounding_mode="trunc").to(x.dtype)
+
+
+reduce_mean = _reduction("reduce_mean", _mean)
 reduce_max = _reduction("reduce_max", ug.amax)
 reduce_min = _reduction("reduce_min", ug.amin)
 reduce_prod = _reduction("reduce_prod", ug.prod)
