@@ -371,3 +371,10 @@ def test_session_run_structures_and_initializer():
     assert tf1.get_default_session() is None
     with pytest.raises(RuntimeError, match="closed Session"):
         sess.run(w)
+
+
+def test_tf_optimizers_is_keras_optimizers():
+    assert tf.optimizers is tf.keras.optimizers and "optimizers" in tf.__all__
+    w = tf.Variable([1.0, 2.0])
+    tf.optimizers.SGD(learning_rate=0.5).apply_gradients([(tf.constant([1.0, 1.0]), w)])
+    assert w.numpy().tolist() == [0.5, 1.5]

@@ -152,6 +152,8 @@ from .math import (
 from .module import Module, name_scope
 from .tensor_shape import TensorShape
 
+optimizers = keras.optimizers  # tf.optimizers is tf.keras.optimizers, as in TensorFlow 2
+
 __all__ = sorted(name for name in dir() if not name.startswith("_")
                  and name not in ("module", "tensor_shape"))  # modules TensorFlow lacks
 
