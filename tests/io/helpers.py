@@ -1,4 +1,5 @@
-"""Shared helpers for the checkpoint tests: bit-exact tensor comparison."""
+"""Shared helpers for the checkpoint tests: bit-exact tensor comparison, a file whose
+writes a test can make fail."""
 
 from __future__ import annotations
 
@@ -16,3 +17,20 @@ def assert_bit_exact(loaded, expected) -> None:
     assert got.shape == want.shape
     assert got.tobytes() == np.ascontiguousarray(want).tobytes()
     assert loaded.requires_grad is False
+
+
+class FailingFile:
+    """A file object (from ``os.fdopen``) whose ``write`` a subclass overrides to inject a
+    failure; everything else goes to the real file, which the ``with`` block closes."""
+
+    def __init__(self, file):
+        self.file = file
+
+    def __getattr__(self, name):
+        return getattr(self.file, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.file.close()

@@ -14,6 +14,8 @@ import unigrad as ug
 import unigrad.io as unigrad_io
 from unigrad.io import load, save
 
+from .helpers import FailingFile
+
 safetensors = pytest.importorskip("safetensors")
 st_numpy = pytest.importorskip("safetensors.numpy")
 
@@ -191,24 +193,12 @@ def test_partial_write_failure_removes_the_temporary_file(existing, monkeypatch)
     real_fdopen = os.fdopen
     seen = {}
 
-    class DiskFull:
-        def __init__(self, file):
-            self.file = file
-
+    class DiskFull(FailingFile):
         def write(self, data):
             self.file.write(data[: len(data) // 2])
             self.file.flush()
             seen["temporary"] = [name for name in os.listdir(path.parent) if name != path.name]
             raise OSError(errno.ENOSPC, "No space left on device")
-
-        def __getattr__(self, name):
-            return getattr(self.file, name)
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.file.close()
 
     monkeypatch.setattr(os, "fdopen", lambda fd, mode: DiskFull(real_fdopen(fd, mode)))
     with pytest.raises(OSError, match="No space left"):

@@ -19,6 +19,8 @@ import unigrad as ug
 import unigrad.io as unigrad_io
 from unigrad.io import load, save
 
+from ..io.helpers import FailingFile
+
 pytestmark = pytest.mark.stress
 
 pytest.importorskip("safetensors")
@@ -204,11 +206,8 @@ def test_disk_full_mid_write_raises_enospc(existing, monkeypatch):
     real_fdopen = os.fdopen
     written = []
 
-    class FillsUp:
+    class FillsUp(FailingFile):
         """A file whose disk fills after 100 KiB: a short write, then ENOSPC."""
-
-        def __init__(self, file):
-            self.file = file
 
         def write(self, data):
             room = 100 * 1024 - sum(written)
@@ -218,15 +217,6 @@ def test_disk_full_mid_write_raises_enospc(existing, monkeypatch):
                 raise OSError(errno.ENOSPC, "No space left on device")
             written.append(len(data))
             return self.file.write(data)
-
-        def __getattr__(self, name):
-            return getattr(self.file, name)
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.file.close()
 
     monkeypatch.setattr(os, "fdopen", lambda fd, mode: FillsUp(real_fdopen(fd, mode)))
     with pytest.raises(OSError) as info:

@@ -76,7 +76,8 @@ def coerce_operands(*operands, names: tuple = ("input", "other")):
     argument names, for errors)."""
     if not any(isinstance(op, Tensor) for op in operands):
         return operands
-    operands = [to_tensor_operand(op, names[min(i, len(names) - 1)])
+    operands = [op if isinstance(op, Tensor) else
+                to_tensor_operand(op, names[min(i, len(names) - 1)])
                 for i, op in enumerate(operands)]
     tensors = [(op._data.ndim, op._data.dtype) for op in operands if isinstance(op, Tensor)]
     scalars = [op for op in operands if not isinstance(op, Tensor)]

@@ -50,6 +50,28 @@ def elementwise_rule(dtype_rule=None):
     return rule
 
 
+def integer_argument(value, function: str, name: str) -> int:
+    """``value`` (an int or a one-element integer Tensor, never a bool) as an int, or
+    PyTorch's TypeError naming ``function`` and the argument ``name``.
+
+    Example:
+        >>> from unigrad.ops._shape_rules import integer_argument
+        >>> integer_argument(3, "tril", "diagonal")
+        3
+        >>> integer_argument(1.5, "tril", "diagonal")
+        Traceback (most recent call last):
+        ...
+        TypeError: tril(): argument 'diagonal' must be int, not float
+    """
+    from ..tensor import Tensor
+    if isinstance(value, Tensor) and value._data.ndim == 0:
+        value = value.item()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{function}(): argument '{name}' must be int, not "
+                        f"{type(value).__name__}")
+    return int(value)
+
+
 def normalize_axis(axis, ndim: int, name: str = "dim") -> int:
     """A dim in ``[-ndim, ndim)`` as a positive axis (0-d tensors accept 0 and -1)."""
     if type(axis) is int and -ndim <= axis < ndim:  # the common case

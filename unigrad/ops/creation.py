@@ -22,6 +22,7 @@ from ..interpreters.batching import per_example, randomness_levels
 from ..tensor import Tensor, _make_tensor, as_array, checked_requires_grad, note_created
 from ._generators import LOCK as _generator_lock
 from ._generators import Generator, default_generator, numpy_generator
+from ._shape_rules import integer_argument
 from .shape import _as_shape
 
 
@@ -178,16 +179,6 @@ def _number(value, function: str, name: str):
         raise TypeError(f"{function}(): argument '{name}' must be Number, not "
                         f"{type(value).__name__}")
     return value
-
-
-def _integer(value, function: str, name: str) -> int:
-    """``value`` (an int or a one-element integer Tensor, never a bool) as an int."""
-    if isinstance(value, Tensor) and value._data.ndim == 0:
-        value = value.item()
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{function}(): argument '{name}' must be int, not "
-                        f"{type(value).__name__}")
-    return int(value)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -363,7 +354,7 @@ def linspace(start, end, steps: int, dtype=None, device=None, requires_grad: boo
         >>> ug.linspace(0, 1, 5)
         tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
-    steps = _integer(steps, "linspace", "steps")
+    steps = integer_argument(steps, "linspace", "steps")
     if steps < 0:
         raise RuntimeError(f"linspace(): number of steps must be non-negative, got steps={steps}")
     xp = backend.namespace(device or backend.default_device())
@@ -402,7 +393,7 @@ def eye(n: int, m: int | None = None, dtype=None, device=None, requires_grad: bo
                 [0., 1., 0.]])
     """
     for name, value in (("n", n), ("m", m)):
-        if value is not None and _integer(value, "eye", name) < 0:
+        if value is not None and integer_argument(value, "eye", name) < 0:
             raise RuntimeError(f"eye(): {name} must be greater or equal to 0, got {value}")
     xp = backend.namespace(device or backend.default_device())
     return _finish(xp.eye(n, m, dtype=_default_dtype(dtype)), None, None, requires_grad)
@@ -542,7 +533,7 @@ def randint(low=0, high=None, size=None, *, generator: Generator | None = None, 
         low, high, size, position = 0, low, high, 2
     elif high is None:  # randint(high, size=...)
         low, high, position = 0, low, 2
-    low, high = _integer(low, "randint", "low"), _integer(high, "randint", "high")
+    low, high = integer_argument(low, "randint", "low"), integer_argument(high, "randint", "high")
     shape = _size_argument(size, "randint", position)
     np_dtype = DEFAULT_INT if dtype is None else backend.to_numpy_dtype(dtype)
     return _random_integers("randint", low, high, shape, generator, np_dtype, device,

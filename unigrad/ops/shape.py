@@ -31,7 +31,14 @@ from . import reduce as _reduce
 from ._dtypes import to_tensor_operand
 from ._primitive import Primitive, bind, bind_first_tensor
 from ._rewrites import compose_reshapes, compose_transposes, operand_when_unchanged
-from ._shape_rules import broadcast_shapes, dtype_of, normalize_axes, normalize_axis, shape_of
+from ._shape_rules import (
+    broadcast_shapes,
+    dtype_of,
+    integer_argument,
+    normalize_axes,
+    normalize_axis,
+    shape_of,
+)
 from .registry import op
 
 
@@ -573,7 +580,8 @@ def concat(tensors, dim: int | None = None, *, axis: int | None = None):
     tensors = _tensor_list(tensors, "torch.cat", ValueError(
         "torch.cat(): expected a non-empty list of Tensors"))
     if any(isinstance(t, Tensor) for t in tensors):
-        tensors = [to_tensor_operand(t, f"tensors[{i}]") for i, t in enumerate(tensors)]
+        tensors = [t if isinstance(t, Tensor) else to_tensor_operand(t, f"tensors[{i}]")
+                   for i, t in enumerate(tensors)]
     # PyTorch's legacy rule: 1-D empty tensors are skipped next to higher-dimensional ones
     if any(len(t.shape) != 1 for t in tensors):
         kept = [t for t in tensors if tuple(t.shape) != (0,)]
@@ -741,9 +749,7 @@ def chunk(input, chunks: int, dim: int = 0) -> tuple:
         >>> [c.shape for c in ug.chunk(ug.zeros(5), 3)]
         [(2,), (2,), (1,)]
     """
-    if isinstance(chunks, bool) or not isinstance(chunks, (int, np.integer)):
-        raise TypeError(f"chunk(): argument 'chunks' (position 1) must be int, not "
-                        f"{type(chunks).__name__}")
+    chunks = integer_argument(chunks, "chunk", "chunks")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     shape = tuple(input.shape)
@@ -946,13 +952,6 @@ def _triangle_input(input, name: str):
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
 
 
-def _diagonal(diagonal, name: str) -> int:
-    if isinstance(diagonal, bool) or not isinstance(diagonal, (int, np.integer)):
-        raise TypeError(f"{name}(): argument 'diagonal' (position 1) must be int, not "
-                        f"{type(diagonal).__name__}")
-    return int(diagonal)
-
-
 @op(methods=("tril",))
 def tril(input, diagonal: int = 0):
     """The lower triangle of the last two dimensions (entries above ``diagonal`` zeroed).
@@ -964,7 +963,7 @@ def tril(input, diagonal: int = 0):
                 [1., 1., 0.]])
     """
     _triangle_input(input, "tril")
-    return bind(tril_p, input, diagonal=_diagonal(diagonal, "tril"))
+    return bind(tril_p, input, diagonal=integer_argument(diagonal, "tril", "diagonal"))
 
 
 @op(methods=("triu",))
@@ -978,7 +977,7 @@ def triu(input, diagonal: int = 0):
                 [0., 0., 1.]])
     """
     _triangle_input(input, "triu")
-    return bind(triu_p, input, diagonal=_diagonal(diagonal, "triu"))
+    return bind(triu_p, input, diagonal=integer_argument(diagonal, "triu", "diagonal"))
 
 
 @op(methods=("movedim", "moveaxis"))

@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import math as _math
 from collections.abc import Callable
 
 import unigrad as ug
@@ -169,9 +170,7 @@ def _mean(x, dim, keepdim: bool):
     if x.dtype.is_floating_point or x.dtype.is_complex:
         return ug.mean(x, dim=dim, keepdim=keepdim)
     axes = range(x.ndim) if dim is None else ((dim,) if isinstance(dim, int) else dim)
-    count = 1
-    for axis in axes:
-        count *= x.shape[axis]
+    count = _math.prod(x.shape[axis] for axis in axes)
     total = ug.sum(x, dim=dim, keepdim=keepdim)
     return ug.div(total, max(count, 1), rounding_mode="trunc").to(x.dtype)
 
