@@ -30,15 +30,15 @@ def state_is_restored():
 
 # ------------------------------------------------------------------ watching
 
-def test_watched_constant_gets_its_gradient_and_stops_requiring_grad():
+def test_watched_constant_gets_its_gradient_and_never_requires_grad():
     x = ug.tensor(3.0)
     with ug.GradientTape() as tape:
         tape.watch(x)
-        assert x.requires_grad
+        assert not x.requires_grad  # no tape changes a flag of the tensors it watches
         y = x * x
     assert not x.requires_grad
     assert_close(tape.gradient(y, x), 6.0)
-    assert not x.requires_grad
+    assert not x.requires_grad and not (x * x).requires_grad
 
 
 def test_unwatched_constant_gets_none():
@@ -78,11 +78,12 @@ def test_intermediate_tensors_are_valid_sources():
 
 def test_watch_accepts_nested_structures_and_lists_watched_variables():
     a, b, c = ug.tensor(1.0), ug.tensor(2.0), ug.tensor(3.0)
+    w = ug.tensor(1.0, requires_grad=True)
     with ug.GradientTape() as tape:
         tape.watch({"a": a, "rest": [b, (c,)]})
         tape.watch(a)
-        y = a * b * c
-    assert tape.watched_variables() == (a, b, c)
+        y = a * b * c * w
+    assert tape.watched_variables() == (w,)  # variables only, as TensorFlow's
     grads = tape.gradient(y, {"a": a, "rest": [b, (c,)]})
     assert_close(grads["a"], 6.0)
     assert_close(grads["rest"][0], 3.0)
@@ -119,14 +120,13 @@ def test_watching_an_integer_tensor_warns_and_gives_none():
     assert tape.gradient(y, x, unconnected_gradients="zero").dtype == x.dtype
 
 
-def test_watched_flags_are_restored_for_nested_tapes():
+def test_outer_tape_keeps_recording_a_tensor_after_the_inner_one_exits():
     x = ug.tensor(1.0)
     with ug.GradientTape() as outer:
         with ug.GradientTape() as inner:
             inner.watch(x)
             outer.watch(x)
-        assert x.requires_grad  # the outer tape still records x
-        y = x * 4
+        y = x * 4  # the outer tape still records x
     assert not x.requires_grad
     assert_close(outer.gradient(y, x), 4.0)
 
@@ -331,7 +331,6 @@ def test_stop_recording_pauses_the_tape():
     with ug.GradientTape(persistent=True) as tape:
         tape.watch(x)
         with tape.stop_recording():
-            assert not ug.is_grad_enabled()
             unrecorded = x ** 2
         recorded = x ** 2
     assert not unrecorded.requires_grad

@@ -42,19 +42,23 @@ ERR_BACKWARD_TWICE = (
 
 
 def run_backward(roots, seeds, *, retain_graph: bool, create_graph: bool,
-                 inputs=None, accumulate: bool = True, stop=None):
+                 inputs=None, accumulate: bool = True, stop=None, within=None):
     """Propagate ``seeds`` (one per root) back through the graph.
 
     ``inputs`` (Tensors) restricts the pass to them: with ``accumulate`` their
     ``.grad`` is accumulated, otherwise their gradients are returned in order
     (``None`` where an input is unreachable). ``stop`` (Tensors) are treated as
     constants: each still receives (and captures) its gradient, but nothing
-    flows past it (TensorFlow's ``stop_gradients``).
+    flows past it (TensorFlow's ``stop_gradients``). ``within`` (a set of nodes: what a
+    TensorFlow-style recorder recorded) limits the pass to those nodes: any other node
+    is a constant, as a stop is.
     """
     for tensor in list(roots) + list(inputs or ()) + list(stop or ()):
         if tensor._extra is not None:
             refresh_stale_view(tensor)
     stops = {t._grad_fn if t._grad_fn is not None else t for t in stop} if stop else None
+    if within is not None:
+        stops = _Outside(within, stops)
     buffers: dict = {}
     starts = []
     for root, seed in zip(roots, seeds):
@@ -99,6 +103,20 @@ def run_backward(roots, seeds, *, retain_graph: bool, create_graph: bool,
             value = _make_tensor(_owned(value, assigned))
         results.append(value)
     return results
+
+
+class _Outside:
+    """The nodes a restricted pass treats as stops: those outside ``within``, and the
+    explicit ``stops``."""
+
+    __slots__ = ("within", "stops")
+
+    def __init__(self, within, stops):
+        self.within = within
+        self.stops = stops
+
+    def __contains__(self, node) -> bool:
+        return node not in self.within or (self.stops is not None and node in self.stops)
 
 
 def _count_dependencies(starts) -> dict:

@@ -240,6 +240,17 @@ class Function(metaclass=_FunctionMeta):
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward``; when an input requires grad, record one node that calls ``backward``."""
+        recorders = getattr(_local, "recorders", None)
+        if recorders:  # TensorFlow-style tapes record this call as one op
+            from .recording import note_results, substitute
+            args, tracking = substitute(args)
+            result = cls._apply_and_record(*args, **kwargs)
+            note_results(tracking, result)
+            return result
+        return cls._apply_and_record(*args, **kwargs)
+
+    @classmethod
+    def _apply_and_record(cls, *args, **kwargs):
         recording = _local.grad_enabled and any(
             isinstance(a, Tensor) and a._requires_grad for a in args)
         ctx = FunctionCtx(tuple(isinstance(a, Tensor) and a._requires_grad and recording

@@ -47,7 +47,7 @@ from .. import _state
 from ..autograd.function import Function
 from ..backend import ndarray
 from ..tensor import Tensor, _make_tensor
-from ..transforms.tree import tree_flatten, tree_unflatten
+from ..transforms.tree import tree_flatten, tree_leaves, tree_unflatten
 from . import codegen
 from .ir import Graph, Var
 from .tracer import Effects, Trace, Tracer
@@ -172,6 +172,11 @@ class JitFunction:
 
     # ---------------------------------------------------------------- public
     def __call__(self, *args, **kwargs):
+        if getattr(_local, "recorders", None):  # TensorFlow-style tapes record the call
+            return _recorded_call(self._call, args, kwargs)
+        return self._call(*args, **kwargs)
+
+    def _call(self, *args, **kwargs):
         if _local.trace is not None:  # inside another trace: inline
             return self.fn(*args, **kwargs)
         interpreter = _local.interpreter
@@ -624,6 +629,20 @@ def _input_tensors(compiled: Compiled, leaves: list) -> list:
             tensor = _make_tensor(tensor)
         tensors.append(tensor if kind != "grad" else tensor._grad)
     return tensors
+
+
+def _recorded_call(call, args: tuple, kwargs: dict):
+    """``call(*args, **kwargs)`` seen by this thread's recording tapes as one op: the
+    tensors they watch are passed as the tensors they differentiate, and the results'
+    nodes are theirs."""
+    from ..autograd.recording import note_results, substitute
+    leaves, definition = tree_flatten((args, kwargs))
+    swapped, tracking = substitute(tuple(leaves))
+    args, kwargs = tree_unflatten(definition, list(swapped))
+    result = call(*args, **kwargs)
+    if tracking:
+        note_results(tracking, [leaf for leaf in tree_leaves(result) if isinstance(leaf, Tensor)])
+    return result
 
 
 def _batching(interpreter) -> bool:

@@ -77,6 +77,10 @@ def lift(x: Tensor) -> Tensor:
         with no_grad():
             x = cast(x, float32)
         data = x._data
+    if not x._requires_grad and getattr(_local, "recorders", None):
+        from ..autograd.recording import differentiable_form
+        watched = differentiable_form(x)  # a constant a recording tape watches
+        x = x if watched is None else watched
     if x._requires_grad:
         from ..ops.shape import identity_view
         return identity_view(x)
@@ -99,7 +103,7 @@ def is_differentiable_output(value) -> bool:
 
 
 def pullback(outputs, cotangents, targets, *, create_graph: bool, retain_graph: bool,
-             unconnected_as_none: bool = False, stop=None) -> list:
+             unconnected_as_none: bool = False, stop=None, within=None) -> list:
     """Gradients of ``sum(<output_i, cotangent_i>)`` with respect to each target.
 
     ``cotangents[i]`` is a Tensor shaped like ``outputs[i]`` or None (ones).
@@ -131,7 +135,8 @@ def pullback(outputs, cotangents, targets, *, create_graph: bool, retain_graph: 
     found = {}
     if roots and live:
         grads = run_backward(roots, seeds, retain_graph=retain_graph, create_graph=create_graph,
-                             inputs=live, accumulate=False, stop=stop)
+                             inputs=live, accumulate=False, stop=stop,
+                             within=within)
         found = {id(t): g for t, g in zip(live, grads)}
     results = []
     for target in targets:

@@ -713,6 +713,9 @@ def _call_custom_gradient(f: Callable, args: tuple, kwargs: dict):
                         f"custom_gradient function {_function_name(f)}")
     if not _local.grad_enabled:
         return _checked_pair(f, f(*args, **kwargs))[0]
+    if getattr(_local, "recorders", None):  # the tensors recording tapes watch, as they see them
+        from ..autograd.recording import substitute
+        args = substitute(args)[0]
     with no_grad(), closure_tensors(tree_flatten((args, kwargs))[0]) as closure:
         y, grad_fn = _checked_pair(f, f(*args, **kwargs))
     variables = closure.tensors

@@ -34,6 +34,7 @@ import warnings
 from collections.abc import Iterable, Iterator
 
 from .. import _state
+from ..autograd.recording import Recorder, active_graph, differentiable_form
 from ..backend import namespace_of
 from ..tensor import Tensor, _make_tensor
 from ._core import one_hot, outer_is_recording, pullback, zeros_of
@@ -185,21 +186,37 @@ def gradients(ys, xs, grad_ys=None, stop_gradients=None,
     seeds = _grad_ys_list(grad_ys, ys_list)
     stops = [] if stop_gradients is None else _tensor_list(stop_gradients, "stop_gradients")
     mode = _unconnected_mode(unconnected_gradients)
-    targets = [x for x in xs_list if _is_trainable(x) and x._requires_grad]
+    graph = active_graph()
+    if graph is not None:  # inside a graph (tf.function, TF1): every tensor is differentiable
+        for x in xs_list:
+            graph.engine_tensor(x)
+        grads = graph.pullback(ys_list, seeds, xs_list, create_graph=_local.grad_enabled,
+                               stop=stops or None)
+        return [_resolved(x, grad, mode) for x, grad in zip(xs_list, grads)]
+    # a tensor that does not require grad is differentiable when a recording tape watches it
+    engines = [differentiable_form(x) if _is_trainable(x) else None for x in xs_list]
+    targets = [engine for engine in engines if engine is not None]
+    stops = [_differentiable_or_itself(stop) for stop in stops]
     # A TensorFlow graph's gradients are graph tensors too: differentiable (by an enclosing
     # transform or tape, or by gradients itself) whenever grad mode is on.
     create_graph = _local.grad_enabled and bool(targets)
     grads = pullback(ys_list, seeds, targets, create_graph=create_graph, retain_graph=True,
                      unconnected_as_none=True, stop=stops or None)
     by_target = {id(target): grad for target, grad in zip(targets, grads)}
-    return [_resolved(x, by_target.get(id(x)), mode) for x in xs_list]
+    return [_resolved(x, None if engine is None else by_target.get(id(engine)), mode)
+            for x, engine in zip(xs_list, engines)]
+
+
+def _differentiable_or_itself(tensor: Tensor) -> Tensor:
+    engine = differentiable_form(tensor)
+    return tensor if engine is None else engine
 
 
 # ----------------------------------------------------------------------------- tf.GradientTape
 
 class _ThreadTapes(threading.local):
     def __init__(self):
-        self.recording: list[GradientTape] = []
+        self.recording: list[GradientTape] = []  # oldest first (they restore grad mode)
 
 
 _tapes = _ThreadTapes()
@@ -236,19 +253,6 @@ def _output_gradient_list(output_gradients, count: int) -> list:
             raise TypeError(f"output_gradients[{index}] must be a Tensor or None, got "
                             f"{type(item).__name__}")
     return items
-
-
-@contextlib.contextmanager
-def _requiring_grad(tensors: list[Tensor]) -> Iterator[None]:
-    """Let watched tensors whose tape has exited take part in a backward pass again."""
-    flipped = [t for t in tensors if not t._requires_grad and t._grad_fn is None]
-    for tensor in flipped:
-        tensor._requires_grad = True
-    try:
-        yield
-    finally:
-        for tensor in flipped:
-            tensor._requires_grad = False
 
 
 def _batch_one_hot(like: Tensor, row_index: int) -> Tensor:
@@ -323,8 +327,7 @@ class GradientTape:
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True):
         self._persistent = bool(persistent)
         self._watch_accessed_variables = bool(watch_accessed_variables)
-        self._watched: dict[int, Tensor] = {}
-        self._flipped: dict[int, Tensor] = {}  # watched tensors this tape made require grad
+        self._recorder = Recorder(watch_accessed_variables=self._watch_accessed_variables)
         self._recording = False
         self._usable = False  # entered, and not yet used up (non-persistent)
         self._used_up = False
@@ -348,7 +351,7 @@ class GradientTape:
 
     def _push(self) -> None:
         if self._used_up:  # a used non-persistent tape starts afresh, as TensorFlow's does
-            self._watched = {}
+            self._recorder.clear()
             self._used_up = False
         self._usable = True
         self._recording = True
@@ -356,10 +359,10 @@ class GradientTape:
         _local.grad_enabled = True
         _local.transform_depth += 1
         _tapes.recording.append(self)
-        for tensor in self._watched.values():
-            self._start_recording(tensor)
+        self._recorder.start()
 
     def _pop(self) -> None:
+        self._recorder.stop()
         recording = _tapes.recording
         index = next(i for i, tape in enumerate(recording) if tape is self)
         del recording[index]
@@ -369,23 +372,6 @@ class GradientTape:
             _local.grad_enabled = self._previous_grad_mode
         _local.transform_depth -= 1
         self._recording = False
-        self._release_flipped(recording)
-
-    def _start_recording(self, tensor: Tensor) -> None:
-        if not tensor._requires_grad and tensor._grad_fn is None and _is_trainable(tensor):
-            tensor._requires_grad = True
-            self._flipped[id(tensor)] = tensor
-
-    def _release_flipped(self, recording: list[GradientTape]) -> None:
-        """Stop recording the tensors this tape flipped, unless another recording tape
-        watches them (that tape then restores them)."""
-        for key, tensor in self._flipped.items():
-            heir = next((tape for tape in recording if key in tape._watched), None)
-            if heir is not None:
-                heir._flipped[key] = tensor
-            elif tensor._grad_fn is None:
-                tensor._requires_grad = False
-        self._flipped = {}
 
     def watch(self, tensor) -> None:
         """Record operations on ``tensor`` (a Tensor or a nested structure of Tensors).
@@ -413,13 +399,13 @@ class GradientTape:
             if not _is_trainable(item):
                 warnings.warn(f"The dtype of the watched tensor must be floating (e.g. "
                               f"tf.float32), got {item.dtype!r}", UserWarning, stacklevel=2)
-            self._watched.setdefault(id(item), item)
-            if self._recording:
-                self._start_recording(item)
+                continue
+            self._recorder.watch(item)
 
     @contextlib.contextmanager
     def stop_recording(self) -> Iterator[None]:
-        """Pause recording: operations inside the block are not recorded (grad mode off).
+        """Pause this tape: operations inside the block are not recorded on it (other tapes
+        go on recording).
 
         Raises
         ------
@@ -439,20 +425,18 @@ class GradientTape:
         """
         if not self._recording:
             raise RuntimeError("Trying to stop recording a tape which is not recording.")
-        self._pop()
-        previous = _local.grad_enabled
-        _local.grad_enabled = False
+        self._recorder.stop()
         try:
             yield
         finally:
-            _local.grad_enabled = previous
-            self._push()
+            if self._recording:
+                self._recorder.start()
 
     def reset(self) -> None:
         """Forget everything recorded so far, as if the tape were exited and re-entered
         (only while recording, as in TensorFlow).
 
-        Watched tensors are forgotten (and stop requiring grad) and a
+        Watched tensors and recorded operations are forgotten and a
         non-persistent tape may compute gradients again.
 
         Raises
@@ -473,24 +457,33 @@ class GradientTape:
         """
         if not self._recording:
             raise ValueError("Tape is not recording.")
-        self._pop()
-        self._watched = {}
+        self._recorder.clear()
         self._used_up = False
-        self._push()
+        self._usable = True
 
     def watched_variables(self) -> tuple:
-        """The tensors explicitly watched by this tape, in the order they were watched.
+        """The variables this tape watches (read while it recorded, or passed to
+        :meth:`watch`), in the order it first watched them; watched tensors that are
+        not variables are left out.
 
         Example
         -------
         >>> import unigrad as ug
-        >>> x = ug.tensor(1.0)
+        >>> w = ug.tensor(1.0, requires_grad=True)
+        >>> x = ug.tensor(2.0)
         >>> with ug.GradientTape() as tape:
         ...     tape.watch(x)
-        >>> tape.watched_variables() == (x,)
+        ...     y = w * x
+        >>> tape.watched_variables() == (w,)
         True
         """
-        return tuple(self._watched.values())
+        return tuple(tensor for tensor in self._recorder.watched_order
+                     if self._is_variable(tensor))
+
+    @staticmethod
+    def _is_variable(tensor: Tensor) -> bool:
+        """Whether ``tensor`` counts as a variable: a leaf that requires grad."""
+        return tensor._requires_grad and tensor._grad_fn is None
 
     # ------------------------------------------------------------------ differentiating
     def _check_usable(self) -> None:
@@ -511,30 +504,12 @@ class GradientTape:
             self._usable = False
             self._used_up = True
 
-    def _is_watched(self, source: Tensor) -> bool:
-        if not _is_trainable(source):
-            return False
-        if id(source) in self._watched:
-            return True
-        if not source._requires_grad:
-            return False
-        if source._grad_fn is not None:  # computed from recorded tensors
-            return True
-        watched_by_a_tape = any(id(source) in tape._flipped for tape in _tapes.recording)
-        return self._watch_accessed_variables and not watched_by_a_tape
-
     def _pull(self, targets: list[Tensor], cotangents: list, sources: list[Tensor]) -> list:
-        """Gradient of ``sum(<target, cotangent>)`` for each source (None: unconnected)."""
-        watched = [source for source in sources if self._is_watched(source)]
-        if not watched:
-            return [None] * len(sources)
+        """Gradient of ``sum(<target, cotangent>)`` for each source through what this tape
+        recorded (None: unwatched or unconnected)."""
         create_graph = outer_is_recording() or any(
             c is not None and c._requires_grad for c in cotangents)
-        with _requiring_grad(watched):
-            grads = pullback(targets, cotangents, watched, create_graph=create_graph,
-                             retain_graph=True, unconnected_as_none=True)
-        by_source = {id(source): grad for source, grad in zip(watched, grads)}
-        return [by_source.get(id(source)) for source in sources]
+        return self._recorder.pullback(targets, cotangents, sources, create_graph=create_graph)
 
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE):

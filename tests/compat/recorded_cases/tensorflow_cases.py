@@ -732,3 +732,7 @@ def case_recompute_grad_gradient_and_type_names(tf):
     return [tape.gradient(y, x).numpy(), type(x).__name__, type(x * 2).__name__,
             type(tf.constant(1.0)).__name__, isinstance(x, tf.Variable),
             isinstance(tf.constant(1.0), tf.Tensor)]
+
+
+# Cases kept in their own modules (one per area), collected with these.
+from .tensorflow_tape_cases import *  # noqa: E402, F403

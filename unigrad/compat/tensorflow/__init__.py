@@ -69,6 +69,7 @@ from ._transforms import (
     custom_gradient,
     function,
     gradients,
+    hessians,
     recompute_grad,
     stop_gradient,
     vectorized_map,

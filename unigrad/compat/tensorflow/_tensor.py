@@ -19,6 +19,7 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 import numpy as np
@@ -272,6 +273,9 @@ def operand(value, name: str) -> _UgTensor:
 
 # ----------------------------------------------------------------------------- Variable
 
+_VARIABLE_SERIALS = itertools.count()
+
+
 class Variable(Tensor):
     """A mutable, named tensor (``tf.Variable``).
 
@@ -290,7 +294,7 @@ class Variable(Tensor):
         ('w:0', True)
     """
 
-    __slots__ = ("_tf_name", "_trainable", "_initial")
+    __slots__ = ("_tf_name", "_trainable", "_initial", "_serial")
 
     def __new__(cls, *args, **kwargs):
         """``tf.Variable(...)`` makes a ``ResourceVariable``, as in TensorFlow 2."""
@@ -319,6 +323,7 @@ class Variable(Tensor):
         self._tf_name = current_scope() + (name or "Variable") + ":0"
         self._trainable = True if trainable is None else bool(trainable)
         self._initial = array.copy()
+        self._serial = next(_VARIABLE_SERIALS)  # creation order (tape.watched_variables)
         if self._trainable and array.dtype.kind in "fc":
             self.requires_grad_(True)
 

@@ -19,14 +19,15 @@ import functools
 from collections.abc import Callable
 
 import unigrad as ug
+from unigrad.autograd.recording import Recorder
 from unigrad.tensor import Tensor as _UgTensor
 from unigrad.transforms import UnconnectedGradients
 from unigrad.transforms.tree import tree_leaves
 
-from ._tensor import Tensor, as_tf, as_tf_tree
+from ._tensor import Tensor, Variable, as_tf, as_tf_tree
 
-__all__ = ["gradients", "GradientTape", "recompute_grad", "stop_gradient", "custom_gradient",
-           "function", "UnconnectedGradients", "vectorized_map"]
+__all__ = ["gradients", "hessians", "GradientTape", "recompute_grad", "stop_gradient",
+           "custom_gradient", "function", "UnconnectedGradients", "vectorized_map"]
 
 
 def _leaves(*trees) -> tuple:
@@ -59,6 +60,37 @@ def gradients(ys, xs, grad_ys=None, name: str = "gradients", gate_gradients: boo
     return as_tf_tree(grads, keep=_leaves(ys, xs, grad_ys))
 
 
+def hessians(ys, xs, gate_gradients: bool = False, aggregation_method=None,
+             name: str = "hessians") -> list:
+    """``tf.hessians``: for each of ``xs``, the Hessian of ``sum(ys)`` with respect to it
+    (shape ``x.shape + x.shape``; None where ``ys`` do not depend on ``x``). As
+    :func:`gradients`, it differentiates a graph (``tf.function``, TF1 code).
+
+    Example:
+        >>> import unigrad.compat.tensorflow as tf
+        >>> @tf.function
+        ... def curvature(x):
+        ...     return tf.hessians(tf.reduce_sum(x ** 3), x)[0]
+        >>> curvature(tf.constant([1.0, 2.0]))
+        <tf.Tensor: shape=(2, 2), dtype=float32, numpy=
+        array([[ 6.,  0.],
+               [ 0., 12.]], dtype=float32)>
+    """
+    xs_list = list(xs) if isinstance(xs, (list, tuple)) else [xs]
+    result = []
+    for x, first in zip(xs_list, gradients(ys, xs_list)):
+        if first is None:
+            result.append(None)
+            continue
+        flat = ug.reshape(first, (-1,))
+        rows = [gradients(flat[index], x, unconnected_gradients="zero")[0]
+                for index in range(flat.shape[0])]
+        shape = tuple(x.shape) + tuple(x.shape)
+        hessian = ug.reshape(ug.stack(rows), shape) if rows else ug.zeros(shape, dtype=x.dtype)
+        result.append(as_tf(hessian))
+    return result
+
+
 class GradientTape(ug.GradientTape):
     """``tf.GradientTape``: records operations to differentiate them.
 
@@ -74,6 +106,14 @@ class GradientTape(ug.GradientTape):
         >>> tape.gradient(y, x)
         <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
     """
+
+    def watched_variables(self) -> tuple:
+        """The Variables this tape watches, in the order they were created (TensorFlow's)."""
+        return tuple(sorted(super().watched_variables(), key=lambda variable: variable._serial))
+
+    @staticmethod
+    def _is_variable(tensor) -> bool:
+        return isinstance(tensor, Variable)
 
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients=UnconnectedGradients.NONE):
@@ -174,6 +214,17 @@ def custom_gradient(f: Callable | None = None) -> Callable:
     return call
 
 
+def _as_graph(python_function: Callable) -> Callable:
+    """``python_function`` running as a TensorFlow graph: every tensor it reads is
+    differentiable by ``tf.gradients`` inside it (a recorder of everything)."""
+
+    @functools.wraps(python_function)
+    def in_graph(*args, **kwargs):
+        with Recorder(records_everything=True):
+            return python_function(*args, **kwargs)
+    return in_graph
+
+
 class Function:
     """A ``tf.function``: ``python_function`` compiled by :func:`unigrad.jit`.
 
@@ -201,7 +252,7 @@ class Function:
                             f"{type(python_function).__name__}")
         self.python_function = python_function
         self.input_signature = input_signature
-        self._compiled = ug.jit(python_function)
+        self._compiled = ug.jit(_as_graph(python_function))
         functools.update_wrapper(self, python_function)
 
     def __call__(self, *args, **kwargs):
