@@ -1,6 +1,9 @@
-"""Shared fixtures: a seeded NumPy generator; the ``slow`` marker."""
+"""Shared fixtures: a seeded NumPy generator; the ``slow`` marker; names and TensorFlow modes
+reset per test."""
 
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 import pytest
@@ -46,3 +49,13 @@ def text_names(request):
     _state.global_state.text_names = wanted
     yield
     _state.global_state.text_names = saved
+
+
+@pytest.fixture(autouse=True)
+def eager_tensorflow():
+    """Each test starts and ends with TensorFlow's eager execution (a test that calls
+    ``tf.compat.v1.disable_eager_execution()`` leaves no graph mode behind)."""
+    yield
+    graph = sys.modules.get("unigrad.compat.tensorflow._graph")
+    if graph is not None:
+        graph.reset_for_tests()

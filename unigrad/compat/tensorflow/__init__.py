@@ -158,6 +158,16 @@ optimizers = keras.optimizers  # tf.optimizers is tf.keras.optimizers, as in Ten
 __all__ = sorted(name for name in dir() if not name.startswith("_")
                  and name not in ("module", "tensor_shape"))  # modules TensorFlow lacks
 
+import sys as _sys  # noqa: E402
+
+from . import _graph  # noqa: E402 - TF1 graphs: every op function above records in a graph
+from . import _v1_train as train  # noqa: E402 - TF1's optimizers (tf.compat.v1.train)
+from ._graph import Graph, get_default_graph, init_scope, placeholder  # noqa: E402
+
+for _namespace in (_sys.modules[__name__], bitwise, linalg, math, nn, random, signal):
+    _graph.install(_namespace)
+__all__ = sorted({*__all__, "Graph", "get_default_graph", "init_scope", "placeholder", "train"})
+
 from . import compat  # noqa: E402 - tf.compat.v1 re-exports the names above
 
 __all__ = sorted([*__all__, "compat"])

@@ -24,6 +24,7 @@ from unigrad.tensor import Tensor as _UgTensor
 from unigrad.transforms import UnconnectedGradients
 from unigrad.transforms.tree import tree_leaves
 
+from . import _graph
 from ._tensor import Tensor, Variable, as_tf, as_tf_tree
 
 __all__ = ["gradients", "hessians", "GradientTape", "recompute_grad", "stop_gradient",
@@ -55,9 +56,34 @@ def gradients(ys, xs, grad_ys=None, name: str = "gradients", gate_gradients: boo
         [<tf.Tensor: shape=(), dtype=float32, numpy=4.0>,
          <tf.Tensor: shape=(), dtype=float32, numpy=1.0>]
     """
+    if _graph.building() is not None:  # a TF1 graph: the gradients are graph tensors
+        return _graph_gradients(ys, xs, grad_ys, stop_gradients, unconnected_gradients)
     grads = ug.gradients(ys, xs, grad_ys=grad_ys, stop_gradients=stop_gradients,
                          unconnected_gradients=unconnected_gradients)
     return as_tf_tree(grads, keep=_leaves(ys, xs, grad_ys))
+
+
+def _as_list(value, name: str) -> list:
+    if value is None:
+        return []
+    items = list(value) if isinstance(value, (list, tuple)) else [value]
+    for index, item in enumerate(items):
+        if item is not None and not isinstance(item, _UgTensor):
+            raise TypeError(f"{name}[{index}] must be a Tensor, got {type(item).__name__}")
+    return items
+
+
+def _graph_gradients(ys, xs, grad_ys, stop_gradients, unconnected_gradients) -> list:
+    ys_list, xs_list = _as_list(ys, "ys"), _as_list(xs, "xs")
+    seeds = _as_list(grad_ys, "grad_ys") or [None] * len(ys_list)
+    if len(seeds) != len(ys_list):
+        raise ValueError(f"Passed {len(seeds)} grad_ys for {len(ys_list)} ys")
+    mode = UnconnectedGradients(unconnected_gradients)
+    grads = _graph.gradients(ys_list, xs_list, seeds, _as_list(stop_gradients, "stop_gradients"))
+    if mode is UnconnectedGradients.ZERO:
+        from ._array_ops import zeros_like
+        grads = [zeros_like(x) if grad is None else grad for x, grad in zip(xs_list, grads)]
+    return grads
 
 
 def hessians(ys, xs, gate_gradients: bool = False, aggregation_method=None,

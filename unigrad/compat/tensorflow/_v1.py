@@ -29,8 +29,8 @@ import unigrad as ug
 from unigrad.tensor import Tensor as _UgTensor
 from unigrad.transforms import UnconnectedGradients
 
-from . import _transforms
-from ._tensor import Variable, _array_from, _dtype
+from . import _graph, _transforms
+from ._tensor import Variable, _array_from, _dtype, _make
 from .module import name_scope
 
 __all__ = ["AUTO_REUSE", "Session", "InteractiveSession", "get_variable", "get_default_session",
@@ -67,32 +67,8 @@ def _glorot_uniform(shape: tuple, dtype) -> np.ndarray:
     return np.asarray(sample).astype(ug.backend.to_numpy_dtype(dtype))
 
 
-def get_variable(name: str, shape=None, dtype=ug.float32, initializer=None, regularizer=None,
-                 trainable: bool | None = None, collections=None, caching_device=None,
-                 partitioner=None, validate_shape: bool = True, use_resource=None,
-                 custom_getter=None, constraint=None, synchronization=None, aggregation=None,
-                 reuse=None) -> Variable:
-    """``tf.compat.v1.get_variable``: create (or, with ``reuse``, fetch) a named variable.
-
-    Without ``initializer`` a floating-point variable is drawn from the
-    Glorot-uniform distribution (TF1's default), an integer one is zeros; a
-    callable ``initializer(shape, dtype=...)`` or a constant value also works.
-
-    Raises:
-        ValueError: When ``name`` exists and ``reuse`` is not set, does not exist with
-            ``reuse=True``, or neither ``shape`` nor a constant initializer fixes the shape.
-    """
-    if not isinstance(name, str) or not name:
-        raise TypeError(f"name must be a non-empty str, got {name!r}")
-    existing = _variables.get(name)
-    if existing is not None:
-        if reuse is True or reuse is AUTO_REUSE:
-            return existing
-        raise ValueError(f"Variable {name} already exists, disallowed. Did you mean to set "
-                         "reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
-    if reuse is True:
-        raise ValueError(f"Variable {name} does not exist, or was not created with "
-                         "tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in VarScope?")
+def _new_variable(name: str, shape, dtype, initializer, trainable) -> Variable:
+    """A new variable of :func:`get_variable` (computed eagerly, also in a graph)."""
     dtype = _dtype(dtype, "dtype")
     if shape is not None:
         shape = tuple(int(n) for n in shape)
@@ -119,6 +95,37 @@ def get_variable(name: str, shape=None, dtype=ug.float32, initializer=None, regu
         array = np.broadcast_to(array.reshape(()), shape).copy()
     with name_scope(""):  # TF1 variables are named by variable scopes, not name scopes
         variable = Variable(array, trainable=True if trainable is None else trainable, name=name)
+    return variable
+
+
+def get_variable(name: str, shape=None, dtype=ug.float32, initializer=None, regularizer=None,
+                 trainable: bool | None = None, collections=None, caching_device=None,
+                 partitioner=None, validate_shape: bool = True, use_resource=None,
+                 custom_getter=None, constraint=None, synchronization=None, aggregation=None,
+                 reuse=None) -> Variable:
+    """``tf.compat.v1.get_variable``: create (or, with ``reuse``, fetch) a named variable.
+
+    Without ``initializer`` a floating-point variable is drawn from the
+    Glorot-uniform distribution (TF1's default), an integer one is zeros; a
+    callable ``initializer(shape, dtype=...)`` or a constant value also works.
+
+    Raises:
+        ValueError: When ``name`` exists and ``reuse`` is not set, does not exist with
+            ``reuse=True``, or neither ``shape`` nor a constant initializer fixes the shape.
+    """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a non-empty str, got {name!r}")
+    existing = _variables.get(name)
+    if existing is not None:
+        if reuse is True or reuse is AUTO_REUSE:
+            return existing
+        raise ValueError(f"Variable {name} already exists, disallowed. Did you mean to set "
+                         "reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
+    if reuse is True:
+        raise ValueError(f"Variable {name} does not exist, or was not created with "
+                         "tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in VarScope?")
+    with _graph.init_scope():  # initial values are computed now, as TF1 initializers do
+        variable = _new_variable(name, shape, dtype, initializer, trainable)
     _variables[name] = variable
     return variable
 
@@ -131,11 +138,6 @@ def global_variables() -> list:
 def trainable_variables() -> list:
     """The trainable variables made by :func:`get_variable`."""
     return [v for v in _variables.values() if v.trainable]
-
-
-def reset_default_graph() -> None:
-    """Forget every variable made by :func:`get_variable` (their names become free)."""
-    _variables.clear()
 
 
 class _InitializerOp:
@@ -155,13 +157,7 @@ class _InitializerOp:
         Raises:
             ValueError: When there is no session to run in.
         """
-        if session is None:
-            session = get_default_session()
-        if session is None:
-            raise ValueError("Cannot execute operation using `run()`: No default session is "
-                             "registered. Use `with sess.as_default():` or pass an explicit "
-                             "session to `run(session=sess)`")
-        session.run(self, feed_dict=feed_dict)
+        _session_for(session, "execute operation").run(self, feed_dict=feed_dict)
 
     def __repr__(self) -> str:
         return f"<tf.Operation '{self.name}' type=NoOp>"
@@ -193,6 +189,89 @@ def get_default_session() -> Session | None:
     return stack[-1] if stack else None
 
 
+def _fetch_leaves(fetches, graph) -> tuple[list, object]:
+    """The fetches' leaves (tensors, operations; names looked up in ``graph``) and their
+    structure (lists, tuples, named tuples, dicts)."""
+    if isinstance(fetches, list):
+        parts = [_fetch_leaves(item, graph) for item in fetches]
+        return [leaf for part in parts for leaf in part[0]], (list, [p[1] for p in parts])
+    if isinstance(fetches, tuple):
+        parts = [_fetch_leaves(item, graph) for item in fetches]
+        kind = type(fetches) if hasattr(fetches, "_fields") else tuple
+        return [leaf for part in parts for leaf in part[0]], (kind, [p[1] for p in parts])
+    if isinstance(fetches, dict):
+        keys = list(fetches)
+        parts = [_fetch_leaves(fetches[key], graph) for key in keys]
+        return ([leaf for part in parts for leaf in part[0]],
+                (type(fetches), list(zip(keys, [p[1] for p in parts]))))
+    if isinstance(fetches, str):
+        owner = graph if graph is not None else _graph.get_default_graph()
+        fetches = owner.get_tensor_by_name(fetches) if ":" in fetches else \
+            owner.get_operation_by_name(fetches)
+    if not isinstance(fetches, (_UgTensor, _graph.Operation, _InitializerOp)):
+        raise TypeError(f"Fetch argument {fetches!r} has invalid type {type(fetches)}, must be a "
+                        "string or Tensor. (Can not convert a "
+                        f"{type(fetches).__name__} into a Tensor or Operation.)")
+    return [fetches], None
+
+
+def _rebuilt(definition, results: list):
+    """``results`` (one per leaf, in order) in the structure ``definition``."""
+    position = 0
+
+    def build(node):
+        nonlocal position
+        if node is None:
+            position += 1
+            return results[position - 1]
+        kind, children = node
+        if kind is list:
+            return [build(child) for child in children]
+        if issubclass(kind, tuple):
+            values = [build(child) for child in children]
+            return kind(*values) if hasattr(kind, "_fields") else tuple(values)
+        return kind((key, build(child)) for key, child in children)
+
+    return build(definition)
+
+
+def _fetched_value(leaf, values: dict):
+    if isinstance(leaf, (_graph.Operation, _InitializerOp)):
+        return None
+    tensor = values.get(id(leaf), leaf)
+    array = np.array(ug.backend.to_numpy(tensor._data))
+    return array[()] if array.ndim == 0 else array
+
+
+def _feeds(feed_dict, graph) -> dict:
+    """``{id(graph tensor): Tensor}`` from a ``feed_dict`` (values cast to each tensor's
+    dtype and checked against its static shape)."""
+    feeds = {}
+    for key, value in (feed_dict or {}).items():
+        if isinstance(key, str):
+            owner = graph if graph is not None else _graph.get_default_graph()
+            key = owner.get_tensor_by_name(key)
+        if not isinstance(key, _graph.SymbolicTensor):
+            raise TypeError(f"The key of a feed_dict must be a graph tensor (a placeholder) or "
+                            f"its name, got {type(key).__name__}")
+        array = _array_from(value._data if isinstance(value, _UgTensor) else value, key.dtype)
+        if not key.shape.is_compatible_with(array.shape):
+            raise ValueError(f"Cannot feed value of shape {array.shape} for Tensor "
+                             f"{key.name}, which has shape {key.shape}")
+        feeds[id(key)] = _make(array)
+    return feeds
+
+
+def _session_for(session, what: str):
+    """``session``, or the default session; a ValueError naming ``what`` when none."""
+    session = get_default_session() if session is None else session
+    if session is None:
+        raise ValueError(f"Cannot {what} using `run()`: No default session is registered. Use "
+                         "`with sess.as_default():` or pass an explicit session to "
+                         "`run(session=sess)`")
+    return session
+
+
 class Session:
     """``tf.compat.v1.Session``: ``run(fetches)`` returns NumPy values of the fetched tensors
     in the structure of ``fetches``. Used as a context manager it is the default session
@@ -207,40 +286,35 @@ class Session:
 
     def __init__(self, target: str = "", graph=None, config=None):
         self._closed = False
+        self._graph = graph
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
-        """Evaluate ``fetches`` (a tensor, an op, or a list/tuple/dict of them).
+        """Evaluate ``fetches`` (a tensor, an operation, a tensor name, or a list/tuple/dict
+        of them) with ``feed_dict`` giving the values of placeholders (or of any graph
+        tensor); returns NumPy values in the structure of ``fetches`` (None for operations).
 
         Raises:
             RuntimeError: When the session is closed.
-            TypeError: For a fetch that is neither a tensor nor an operation.
-            NotImplementedError: For a non-empty ``feed_dict`` (there are no placeholders).
+            TypeError: For a fetch that is neither a tensor nor an operation, or a feed key
+                that is not a graph tensor.
+            ValueError: For a fed value whose shape the tensor's static shape excludes.
+            InvalidArgumentError: When a placeholder the fetches need is not fed.
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        if feed_dict:
-            raise NotImplementedError("feed_dict is not supported: unigrad evaluates eagerly, "
-                                      "so there are no placeholders to feed; compute the values "
-                                      "from tensors directly")
-        return self._fetch(fetches)
-
-    def _fetch(self, fetch):
-        if isinstance(fetch, _InitializerOp):
-            fetch._execute()
-            return None
-        if isinstance(fetch, _UgTensor):
-            array = np.array(ug.backend.to_numpy(fetch._data))
-            return array[()] if array.ndim == 0 else array
-        if isinstance(fetch, list):
-            return [self._fetch(item) for item in fetch]
-        if isinstance(fetch, tuple):
-            values = [self._fetch(item) for item in fetch]
-            return type(fetch)(*values) if hasattr(fetch, "_fields") else tuple(values)
-        if isinstance(fetch, dict):
-            return type(fetch)((key, self._fetch(value)) for key, value in fetch.items())
-        raise TypeError(f"Fetch argument {fetch!r} has invalid type {type(fetch)}, must be a "
-                        "string or Tensor. (Can not convert a "
-                        f"{type(fetch).__name__} into a Tensor or Operation.)")
+        leaves, definition = _fetch_leaves(fetches, self._graph)
+        feeds = _feeds(feed_dict, self._graph)
+        for leaf in leaves:
+            if isinstance(leaf, _InitializerOp):
+                leaf._execute()
+        graph_tensors = [leaf for leaf in leaves if isinstance(leaf, _graph.SymbolicTensor)]
+        operations = [leaf for leaf in leaves if isinstance(leaf, _graph.Operation)]
+        values = {}
+        if graph_tensors or operations:
+            computed = _graph.evaluate(graph_tensors, feeds, operations)
+            values = {id(tensor): value for tensor, value in zip(graph_tensors, computed)}
+        results = [_fetched_value(leaf, values) for leaf in leaves]
+        return _rebuilt(definition, results)
 
     def close(self) -> None:
         """Close the session; later ``run`` calls raise."""
@@ -292,18 +366,28 @@ def gradients(ys, xs, grad_ys=None, name: str = "gradients",
 
 
 def executing_eagerly() -> bool:
-    """Always True: unigrad computes every value when its op runs."""
-    return True
+    """Whether operations run now (False while a graph is being built)."""
+    return _graph.building() is None
 
 
 def disable_eager_execution() -> None:
-    """Accepted for TF1 programs; values are still computed eagerly and ``Session.run`` reads
-    them, which gives the same results for code without placeholders."""
+    """Build graphs from now on: operations go to the default graph and run in a
+    ``Session`` (placeholders, ``feed_dict``, ``tf.gradients`` of graph tensors)."""
+    _graph.disable_eager_execution()
 
 
 def enable_eager_execution(config=None, device_policy=None, execution_mode=None) -> None:
-    """Accepted for TF1 programs; execution is always eager."""
+    """Compute eagerly again (after :func:`disable_eager_execution`)."""
+    _graph.enable_eager_execution()
 
 
 def disable_v2_behavior() -> None:
-    """Accepted for TF1 programs; see :func:`disable_eager_execution`."""
+    """TensorFlow 1 behaviour: graphs and sessions (:func:`disable_eager_execution`)."""
+    _graph.disable_eager_execution()
+
+
+def reset_default_graph() -> None:
+    """A fresh default graph; forget every variable made by :func:`get_variable` (their
+    names become free)."""
+    _graph.reset_default_graph()
+    _variables.clear()

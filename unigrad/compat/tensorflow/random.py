@@ -17,7 +17,8 @@ import unigrad as ug
 from ._array_ops import _shape_arg
 from ._tensor import Tensor, _dtype, as_tf
 
-__all__ = ["normal", "uniform", "set_seed", "poisson", "categorical", "shuffle"]
+__all__ = ["normal", "truncated_normal", "uniform", "set_seed", "poisson", "categorical",
+           "shuffle"]
 
 
 def set_seed(seed: int) -> None:
@@ -41,6 +42,28 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=ug.float32, seed: int | None = Non
     if seed is not None:
         ug.manual_seed(int(seed))
     sample = ug.randn(*_shape_arg(shape, "shape"), dtype=dtype)
+    return as_tf(sample * stddev + mean)
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=ug.float32, seed: int | None = None,
+                     name: str | None = None) -> Tensor:
+    """``tf.random.truncated_normal``: samples of ``N(mean, stddev**2)`` redrawn until
+    they lie within two standard deviations of the mean.
+
+    Example:
+        >>> import unigrad.compat.tensorflow as tf
+        >>> sample = tf.random.truncated_normal([1000], stddev=0.5)
+        >>> bool(tf.reduce_all(tf.abs(sample) <= 1.0))
+        True
+    """
+    dtype = _check_float(dtype, "truncated_normal")
+    if seed is not None:
+        ug.manual_seed(int(seed))
+    sample = ug.randn(*_shape_arg(shape, "shape"), dtype=dtype)
+    outside = ug.abs(sample) > 2.0
+    while bool(outside.any()):
+        sample = ug.where(outside, ug.randn(*sample.shape, dtype=dtype), sample)
+        outside = ug.abs(sample) > 2.0
     return as_tf(sample * stddev + mean)
 
 

@@ -1,12 +1,16 @@
 """``tf.compat.v1`` (``import unigrad.compat.tensorflow.compat.v1 as tf``): TensorFlow 1's
-names over the same eager engine: everything of ``tf`` plus ``get_variable``, ``Session``,
-``global_variables_initializer``, ``disable_eager_execution`` and TF1's ``gradients``.
+names: everything of ``tf`` plus graphs and sessions (``placeholder``, ``Session``,
+``feed_dict``), ``get_variable``, ``global_variables_initializer``, the optimizers of
+``train`` and TF1's ``gradients``. After ``disable_eager_execution()`` (or inside
+``with tf.Graph().as_default():``) operations build a graph that a ``Session`` runs.
 
 Example:
     >>> import unigrad.compat.tensorflow.compat.v1 as tf
-    >>> tf.disable_eager_execution()
-    >>> with tf.Session() as sess:
-    ...     print(sess.run(tf.constant([1.0, 2.0]) * 2))
+    >>> with tf.Graph().as_default():
+    ...     x = tf.placeholder(tf.float32, shape=[None])
+    ...     doubled = x * 2
+    ...     with tf.Session() as sess:
+    ...         print(sess.run(doubled, feed_dict={x: [1.0, 2.0]}))
     [2. 4.]
 """
 
@@ -29,5 +33,9 @@ from .._v1 import (  # noqa: F401 - TF1's spellings replace or extend tf's
     trainable_variables,
     variables_initializer,
 )
+from ..random import normal as random_normal  # noqa: F401 - TF1's spellings of tf.random
+from ..random import set_seed as set_random_seed  # noqa: F401
+from ..random import truncated_normal  # noqa: F401
+from ..random import uniform as random_uniform  # noqa: F401
 
 __all__ = sorted({name for name in globals() if not name.startswith("_")})
