@@ -598,3 +598,49 @@ def test_tape_inside_grad():
     assert_close(ug.grad(slope)(x), 12.0)
     assert_close(ug.grad(ug.grad(slope))(x), 6.0)
     assert not x.requires_grad
+
+
+# ------------------------------------------------------------------ the recorder's rules
+
+def test_a_target_that_is_a_source_has_gradient_one_watched_or_not():
+    x = ug.tensor([1.0, 2.0])
+    w = ug.tensor(3.0, requires_grad=True)
+    with ug.GradientTape(persistent=True) as tape:
+        y = x * 2.0
+    assert_close(tape.gradient(x, x), [1.0, 1.0])
+    assert_close(tape.gradient([x, y], x), [1.0, 1.0])  # y was never watched
+    assert_close(tape.gradient(w, w), 1.0)
+    assert tape.watched_variables() == ()
+
+
+def test_tensors_computed_before_the_tape_are_constants():
+    w = ug.tensor(2.0, requires_grad=True)
+    before = w * 3.0
+    with ug.GradientTape(persistent=True) as tape:
+        y = before * w
+    assert_close(tape.gradient(y, w), 6.0)  # only the read inside the tape
+    assert tape.gradient(y, before) is None
+
+
+def test_another_threads_tape_sees_none_of_this_threads_ops():
+    import threading
+    w = ug.tensor(2.0, requires_grad=True)
+    ready, done = threading.Event(), threading.Event()
+    found = {}
+
+    def other():
+        with ug.GradientTape(persistent=True) as tape:
+            ready.set()
+            done.wait(30)
+            mine = w * 5.0
+        found["theirs"] = tape.gradient(found["y"], w)
+        found["mine"] = tape.gradient(mine, w)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    ready.wait(30)
+    found["y"] = w * w  # plain code here while the other thread's tape records
+    done.set()
+    thread.join()
+    assert found["theirs"] is None
+    assert_close(found["mine"], 5.0)

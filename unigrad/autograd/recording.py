@@ -216,7 +216,16 @@ class Recorder:
         ops only (None for a source that is not tracked or not reached)."""
         from ..transforms._core import pullback
 
-        engine_sources = [self.source(source) for source in sources]
+        # a target that is itself a source has gradient one, watched or not (TensorFlow's)
+        itself = {id(output): output if output._requires_grad else _make_proxy(output)
+                  for output in outputs if self.source(output) is None
+                  and any(output is source for source in sources)}
+
+        def lookup(tensor: Tensor) -> Tensor | None:
+            engine = self.source(tensor)
+            return itself.get(id(tensor)) if engine is None else engine
+
+        engine_sources = [lookup(source) for source in sources]
         live = [engine for engine in engine_sources if engine is not None]
         if not live:
             return [None] * len(sources)
@@ -224,8 +233,7 @@ class Recorder:
         if stop:
             stops = [tensor if self.source(tensor) is None else self.source(tensor)
                      for tensor in stop]
-        pairs = [(self.source(output), cotangent)
-                 for output, cotangent in zip(outputs, cotangents)]
+        pairs = [(lookup(output), cotangent) for output, cotangent in zip(outputs, cotangents)]
         pairs = [(root, cotangent) for root, cotangent in pairs if root is not None]
         if not pairs:
             return [None] * len(sources)
