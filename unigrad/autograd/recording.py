@@ -176,12 +176,9 @@ class Recorder:
         """What an op reading ``tensor`` uses in its place, when this recorder tracks it
         (watching it first when it is an accessed variable, or always in a graph); None
         when it is a constant to this recorder."""
-        entry = self.sources.get(id(tensor))
-        if entry is not None and entry[0] is tensor:
-            return entry[1]
-        grad_fn = tensor._grad_fn
-        if grad_fn is not None and grad_fn in self.nodes:
-            return tensor
+        engine = self.source(tensor)
+        if engine is not None:
+            return engine
         if self.records_everything:
             return self.watch(tensor) if tensor._data.dtype.kind in "fc" else None
         if self.watch_accessed_variables and _is_variable(tensor):
