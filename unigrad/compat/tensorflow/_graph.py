@@ -92,6 +92,9 @@ class _Building(threading.local):
 
 _building = _Building()
 _global = {"default": None, "eager_disabled": False}
+# graphs being built now in any thread (as_default blocks, disabled eager execution): while
+# zero, the graph-aware functions skip every other check
+_active = [0]
 
 
 def get_default_graph() -> Graph:
@@ -129,12 +132,15 @@ def disable_eager_execution() -> None:
     """Build graphs from now on (in the calling thread: ops go to the default graph)."""
     if not _global["eager_disabled"]:
         _global["eager_disabled"] = True
+        _active[0] += 1
         _building.eager_builder = _GraphBuilder()
         push(_building.eager_builder)
 
 
 def enable_eager_execution() -> None:
     """Compute eagerly again (unigrad allows switching back; TensorFlow does not)."""
+    if _global["eager_disabled"]:
+        _active[0] -= 1
     _global["eager_disabled"] = False
     builder = getattr(_building, "eager_builder", None)
     if builder is not None:
@@ -371,9 +377,11 @@ class Graph:
         builder = _GraphBuilder()
         push(builder)
         _building.stack.append(self)
+        _active[0] += 1
         try:
             yield self
         finally:
+            _active[0] -= 1
             _building.stack.pop()
             pop(builder)
 
@@ -626,6 +634,8 @@ def deferring(function: Callable) -> Callable:
 
     @functools.wraps(function)
     def call(*args, **kwargs):
+        if not _active[0]:
+            return function(*args, **kwargs)
         graph = building()
         if graph is None or _building.probing:
             return function(*args, **kwargs)
