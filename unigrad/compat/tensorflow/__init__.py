@@ -18,7 +18,6 @@ Example:
 """
 
 import unigrad as _ug
-from unigrad.backend import DType
 from unigrad.transforms import UnconnectedGradients
 
 from . import bitwise, data, dtypes, errors, keras, linalg, math, nn, random, signal
@@ -49,11 +48,22 @@ from ._array_ops import (
     zeros,
     zeros_like,
 )
+from ._block_rearrange import (
+    batch_to_space,
+    required_space_to_batch_paddings,
+    space_to_batch,
+    space_to_batch_nd,
+)
 from ._complex_math import complex
 from ._decompositions import norm
 from ._layout import meshgrid, roll
+from ._matrix_ops import clip_by_global_norm
 from ._padding_norms import clip_by_norm, device, einsum, pad
+from ._passthrough_ops import bitcast, guarantee_const, timestamp, tuple  # noqa: A004
+from ._printing import print_v2 as print  # noqa: A004 - TensorFlow's name
 from ._products import tensordot
+from ._reductions import histogram_fixed_width_bins
+from ._safe_math import realdiv, saturate_cast, truncatediv
 from ._scatter_ops import (
     boolean_mask,
     tensor_scatter_nd_add,
@@ -61,6 +71,29 @@ from ._scatter_ops import (
     tensor_scatter_nd_min,
     tensor_scatter_nd_sub,
     tensor_scatter_nd_update,
+)
+from ._shape_ops import (
+    broadcast_to,
+    dynamic_partition,
+    dynamic_stitch,
+    ensure_shape,
+    gather_nd,
+    get_static_value,
+    identity_n,
+    is_tensor,
+    newaxis,
+    no_op,
+    one_hot,
+    repeat,
+    reverse,
+    reverse_sequence,
+    scatter_nd,
+    sequence_mask,
+    shape_n,
+    slice,
+    split,
+    strided_slice,
+    unique_with_counts,
 )
 from ._sorting import argsort, histogram_fixed_width, searchsorted, sort, unique
 from ._tensor import Tensor, Variable, constant, convert_to_tensor
@@ -88,8 +121,9 @@ from ._v1 import (
     variables_initializer,
 )
 from ._views_copies import broadcast_dynamic_shape, broadcast_static_shape, unravel_index
-from .data import TensorSpec
 from .dtypes import (  # TensorFlow's dtype names, spelled once in tf.dtypes
+    DType,
+    as_dtype,
     bool,  # noqa: A004
     complex64,
     complex128,
@@ -102,19 +136,32 @@ from .dtypes import (  # TensorFlow's dtype names, spelled once in tf.dtypes
     int16,
     int32,
     int64,
+    string,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from .math import (
     abs,
+    acos,
+    acosh,
     add,
     add_n,
     argmax,
     argmin,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
     cos,
+    cosh,
     cumsum,
     divide,
     equal,
     exp,
+    floor,
     greater,
     greater_equal,
     less,
@@ -140,23 +187,29 @@ from .math import (
     reduce_sum,
     reduce_variance,
     round,
+    scalar_mul,
     sigmoid,
     sign,
     sin,
+    sinh,
     sqrt,
     square,
     subtract,
     tan,
     tanh,
     truediv,
+    truncatemod,
 )
 from .module import Module, name_scope
 from .tensor_shape import TensorShape
+from .tensor_spec import TensorSpec
 
 optimizers = keras.optimizers  # tf.optimizers is tf.keras.optimizers, as in TensorFlow 2
 
-__all__ = sorted(name for name in dir() if not name.startswith("_")
-                 and name not in ("module", "tensor_shape"))  # modules TensorFlow lacks
+# (module, tensor_shape, tensor_spec: modules TensorFlow lacks; print: tf.print, which a star
+# import must not put in place of the builtin; newaxis: None, an attribute only)
+__all__ = sorted(name for name in dir() if not name.startswith("_") and name not in (
+    "module", "tensor_shape", "tensor_spec", "print", "newaxis"))
 
 import sys as _sys  # noqa: E402
 
@@ -164,7 +217,7 @@ from . import _graph  # noqa: E402 - TF1 graphs: every op function above records
 from . import _v1_train as train  # noqa: E402 - TF1's optimizers (tf.compat.v1.train)
 from ._graph import Graph, get_default_graph, init_scope, placeholder  # noqa: E402
 
-for _namespace in (_sys.modules[__name__], bitwise, linalg, math, nn, random, signal):
+for _namespace in (_sys.modules[__name__], bitwise, dtypes, linalg, math, nn, random, signal):
     _graph.install(_namespace)
 __all__ = sorted({*__all__, "Graph", "get_default_graph", "init_scope", "placeholder", "train"})
 

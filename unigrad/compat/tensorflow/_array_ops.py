@@ -15,8 +15,13 @@ import numpy as np
 import unigrad as ug
 from unigrad.tensor import Tensor as _UgTensor
 
+from ._dtypes import as_dtype
 from ._tensor import Tensor, _dtype, as_tf, constant, operand
 from .math import _axis, _pair, _ret
+
+# TensorFlow's dtypes as argument defaults
+_TF_FLOAT32 = as_dtype("float32")
+_TF_INT32 = as_dtype("int32")
 
 __all__ = ["reshape", "transpose", "concat", "stack", "unstack", "expand_dims", "squeeze",
            "identity", "cast", "tile", "ones", "zeros", "ones_like", "zeros_like", "fill",
@@ -121,12 +126,12 @@ def tile(input, multiples, name: str | None = None) -> Tensor:
     return _ret(ug.tile(x, _shape_arg(multiples, "multiples")), x)
 
 
-def ones(shape, dtype=ug.float32, name: str | None = None) -> Tensor:
+def ones(shape, dtype=_TF_FLOAT32, name: str | None = None) -> Tensor:
     """``tf.ones``: a tensor of ones (float32 by default)."""
     return constant(1, dtype=dtype, shape=_shape_arg(shape, "shape"))
 
 
-def zeros(shape, dtype=ug.float32, name: str | None = None) -> Tensor:
+def zeros(shape, dtype=_TF_FLOAT32, name: str | None = None) -> Tensor:
     """``tf.zeros``: a tensor of zeros (float32 by default)."""
     return constant(0, dtype=dtype, shape=_shape_arg(shape, "shape"))
 
@@ -178,7 +183,7 @@ def linspace(start, stop, num, name: str | None = None, axis: int = 0) -> Tensor
     return constant(np.linspace(float(start), float(stop), int(num)), dtype=ug.float32)
 
 
-def eye(num_rows: int, num_columns: int | None = None, batch_shape=None, dtype=ug.float32,
+def eye(num_rows: int, num_columns: int | None = None, batch_shape=None, dtype=_TF_FLOAT32,
         name: str | None = None) -> Tensor:
     """``tf.eye``: an identity matrix (or a batch of them)."""
     matrix = np.eye(int(num_rows), None if num_columns is None else int(num_columns))
@@ -229,13 +234,13 @@ def where(condition, x=None, y=None, name: str | None = None) -> Tensor:
     return _ret(ug.where(cond, x, y), x, y)
 
 
-def shape(input, out_type=ug.int32, name: str | None = None) -> Tensor:
+def shape(input, out_type=_TF_INT32, name: str | None = None) -> Tensor:
     """``tf.shape``: the shape as a 1-D integer tensor."""
     x = operand(input, "input")
     return constant(list(x.shape), dtype=out_type)
 
 
-def size(input, out_type=ug.int32, name: str | None = None) -> Tensor:
+def size(input, out_type=_TF_INT32, name: str | None = None) -> Tensor:
     """``tf.size``: the number of elements as a scalar integer tensor."""
     x = operand(input, "input")
     return constant(x.numel(), dtype=out_type)

@@ -653,7 +653,8 @@ _NOT_DEFERRED = {
     "disable_v2_behavior", "reset_default_graph", "global_variables", "trainable_variables",
     "global_variables_initializer", "variables_initializer", "get_default_session",
     "get_default_graph", "name_scope", "device", "as_dtype", "vectorized_map", "init_scope",
-    "group", "no_op", "print", "map_fn", "while_loop", "cond",
+    "group", "no_op", "print", "map_fn", "while_loop", "cond", "is_tensor", "get_static_value",
+    "inverse_stft_window_fn",
 }
 
 

@@ -26,11 +26,11 @@ import numpy as np
 
 import unigrad as ug
 from unigrad import backend
-from unigrad.backend import DType
 from unigrad.compat._numpy_slicing import getitem as numpy_getitem
 from unigrad.tensor import Tensor as _UgTensor
 from unigrad.transforms.tree import tree_flatten, tree_unflatten
 
+from ._dtypes import DType, as_dtype
 from .tensor_shape import TensorShape
 
 __all__ = ["Tensor", "EagerTensor", "Variable", "ResourceVariable", "constant",
@@ -56,7 +56,7 @@ class Tensor(_UgTensor):
         >>> import unigrad.compat.tensorflow as tf
         >>> t = tf.constant([[1, 2], [3, 4]])
         >>> t.dtype, t.shape
-        (unigrad.int32, TensorShape([2, 2]))
+        (tf.int32, TensorShape([2, 2]))
         >>> print(t + 1)
         tf.Tensor(
         [[2 3]
@@ -69,6 +69,11 @@ class Tensor(_UgTensor):
         """The value as a NumPy array (a copy); a NumPy scalar for a 0-d tensor, as in TF."""
         array = np.array(backend.to_numpy(self._data))
         return array[()] if array.ndim == 0 else array
+
+    @property
+    def dtype(self) -> DType:
+        """The element type as a TensorFlow ``tf.DType`` (``tf.float32``)."""
+        return as_dtype(self._data.dtype)
 
     @property
     def shape(self) -> TensorShape:
@@ -168,13 +173,10 @@ def _array_from(value, dtype) -> np.ndarray:
 
 
 def _dtype(dtype, name: str) -> DType:
-    """A dtype argument (a unigrad DType, a NumPy dtype or a name such as ``"float32"``)."""
-    if isinstance(dtype, DType):
-        return dtype
-    try:
-        return backend.from_numpy_dtype(np.dtype(dtype))
-    except (TypeError, KeyError):
-        raise TypeError(f"{name} must be a DType such as tf.float32, got {dtype!r}") from None
+    """A dtype argument (any spelling ``tf.as_dtype`` takes) as a TensorFlow DType; ``name``
+    is the argument's name (TensorFlow's message names ``type_value`` whatever it is)."""
+    del name
+    return as_dtype(dtype)
 
 
 def _make(array: np.ndarray) -> Tensor:

@@ -26,6 +26,7 @@ from unigrad.transforms.tree import tree_leaves
 
 from . import _graph
 from ._tensor import Tensor, Variable, as_tf, as_tf_tree
+from .tensor_spec import check_signature
 
 __all__ = ["gradients", "hessians", "GradientTape", "recompute_grad", "stop_gradient",
            "custom_gradient", "function", "UnconnectedGradients", "vectorized_map"]
@@ -282,6 +283,9 @@ class Function:
         functools.update_wrapper(self, python_function)
 
     def __call__(self, *args, **kwargs):
+        if self.input_signature is not None:
+            args = check_signature(self.input_signature, args, self.python_function, kwargs)
+            kwargs = {}
         result = self._compiled(*args, **kwargs)
         return as_tf_tree(result, keep=_leaves(args, kwargs))
 

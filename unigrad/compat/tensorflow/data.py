@@ -30,9 +30,9 @@ from ...data.collate import stack_structures
 from ...data.sampler import random_seed
 from ...tensor import Tensor as _UgTensor
 from ...transforms.tree import tree_flatten, tree_map, tree_unflatten
-from ._tensor import Tensor, _dtype, as_tf_tree, convert_to_tensor
-from .dtypes import float32
+from ._tensor import Tensor, as_tf_tree, convert_to_tensor
 from .errors import InvalidArgumentError
+from .tensor_spec import TensorSpec
 
 __all__ = ["AUTOTUNE", "Dataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY",
            "experimental"]
@@ -67,33 +67,6 @@ def _call(function: Callable, element):
     if isinstance(element, tuple):
         return function(*element)
     return function(element)
-
-
-class TensorSpec:
-    """The type of one tensor of a ``from_generator`` element (``tf.TensorSpec``):
-    ``shape`` (None for an unknown dim) and ``dtype``.
-
-    Example:
-        >>> import unigrad.compat.tensorflow as tf
-        >>> from unigrad.compat.tensorflow.data import TensorSpec
-        >>> TensorSpec(shape=(None,), dtype=tf.int32)
-        TensorSpec(shape=(None,), dtype=unigrad.int32, name=None)
-    """
-
-    def __init__(self, shape, dtype=None, name: str | None = None) -> None:
-        self.shape = None if shape is None else tuple(shape)
-        self.dtype = float32 if dtype is None else _dtype(dtype, "dtype")
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"
-
-    def is_compatible_with(self, shape: tuple) -> bool:
-        """Whether a tensor of ``shape`` fits this spec."""
-        if self.shape is None:
-            return True
-        return len(shape) == len(self.shape) and all(
-            expected is None or expected == actual for expected, actual in zip(self.shape, shape))
 
 
 class Dataset:
@@ -242,7 +215,7 @@ class Dataset:
             for value in generator(*arguments):
                 element = _to_tensors(value, [spec.dtype for spec in specs])
                 for leaf, spec in zip(_flatten(element)[0], specs):
-                    if not spec.is_compatible_with(tuple(leaf.shape)):
+                    if not spec.shape.is_compatible_with(tuple(leaf.shape)):
                         raise ValueError(f"`generator` yielded an element of shape "
                                          f"{tuple(leaf.shape)} where an element of shape "
                                          f"{spec.shape} was expected.")

@@ -1,4 +1,4 @@
-"""``tf.dtypes``: TensorFlow's dtypes (unigrad's), with ``tf.dtypes.cast``,
+"""``tf.dtypes``: TensorFlow's dtypes (:class:`DType`), with ``tf.dtypes.cast``,
 ``tf.dtypes.complex`` and ``tf.dtypes.as_dtype``.
 
 Example:
@@ -11,35 +11,26 @@ Example:
 
 from __future__ import annotations
 
-import unigrad as _ug
-from unigrad.backend import DType
-
 from ._array_ops import cast
 from ._complex_math import complex
-from ._tensor import _dtype
+from ._dtypes import DType, as_dtype
 
 __all__ = ["DType", "as_dtype", "bool", "cast", "complex", "complex64", "complex128", "double",
-           "float16", "float32", "float64", "half", "int8", "int16", "int32", "int64", "uint8"]
+           "float16", "float32", "float64", "half", "int8", "int16", "int32", "int64", "string",
+           "uint8", "uint16", "uint32", "uint64"]
 
-float16 = half = _ug.float16
-float32 = _ug.float32
-float64 = double = _ug.float64
-int8 = _ug.int8
-int16 = _ug.int16
-int32 = _ug.int32
-int64 = _ug.int64
-uint8 = _ug.uint8
-bool = _ug.bool_  # noqa: A001 - TensorFlow's spelling
-complex64 = _ug.complex64
-complex128 = _ug.complex128
-
-
-def as_dtype(type_value) -> DType:
-    """``tf.dtypes.as_dtype``: the dtype for a dtype, NumPy dtype or name (``"complex64"``).
-
-    Example:
-        >>> import unigrad.compat.tensorflow as tf
-        >>> tf.dtypes.as_dtype("complex128") is tf.complex128
-        True
-    """
-    return _dtype(type_value, "type_value")
+float16 = half = as_dtype("float16")
+float32 = as_dtype("float32")
+float64 = double = as_dtype("float64")
+int8 = as_dtype("int8")
+int16 = as_dtype("int16")
+int32 = as_dtype("int32")
+int64 = as_dtype("int64")
+uint8 = as_dtype("uint8")
+uint16 = as_dtype("uint16")
+uint32 = as_dtype("uint32")
+uint64 = as_dtype("uint64")
+bool = as_dtype("bool")  # noqa: A001 - TensorFlow's spelling
+complex64 = as_dtype("complex64")
+complex128 = as_dtype("complex128")
+string = as_dtype("string")

@@ -1,5 +1,7 @@
-"""``tf.linalg``: the diagonal ops (``diag``, ``diag_part``, ``tensor_diag``, ``trace``) and
-``matmul``, with TensorFlow's argument names, on unigrad's differentiable ops.
+"""``tf.linalg``: the diagonal ops (``diag``, ``diag_part``, ``tensor_diag``, ``trace``),
+``matmul`` and the decompositions, solvers and matrix helpers of the ``_decompositions``,
+``_linalg_solvers`` and ``_matrix_ops`` modules, with TensorFlow's argument names, on unigrad's
+differentiable ops.
 
 Only a single diagonal ``k`` (an int) with zero padding and the default square shape is
 supported; a band of diagonals (``k=(low, high)``), ``num_rows``/``num_cols`` and
@@ -16,7 +18,8 @@ from __future__ import annotations
 import unigrad as ug
 from unigrad.ops.layout import tensor_diagonal
 
-from ._array_ops import matmul
+from ._array_ops import eye, matmul
+from ._banded import banded_triangular_solve, tridiagonal_matmul, tridiagonal_solve
 from ._decompositions import eigh, eigvalsh, lstsq, matrix_rank, norm, pinv, qr, svd
 from ._integer_statistics import cross
 from ._linalg_solvers import (
@@ -33,7 +36,20 @@ from ._linalg_solvers import (
     solve,
     triangular_solve,
 )
+from ._matrix_ops import (
+    adjoint,
+    band_part,
+    cholesky,
+    global_norm,
+    lu_matrix_inverse,
+    matrix_transpose,
+    normalize,
+    set_diag,
+    tensor_diag_part,
+)
+from ._padding_norms import einsum
 from ._products import tensordot
+from ._reductions import l2_normalize
 from ._tensor import Tensor, operand
 from .math import _ret
 
@@ -42,6 +58,9 @@ __all__ += ["tensordot"]
 __all__ += ["eigh", "eigvalsh", "lstsq", "matrix_rank", "norm", "pinv", "qr", "svd"]
 __all__ += ["cholesky_solve", "det", "expm", "inv", "logdet", "lu", "lu_reconstruct", "lu_solve",
             "matvec", "slogdet", "solve", "triangular_solve"]
+__all__ += ["adjoint", "band_part", "cholesky", "einsum", "eye", "global_norm", "l2_normalize",
+            "lu_matrix_inverse", "matrix_transpose", "normalize", "set_diag", "tensor_diag_part"]
+__all__ += ["banded_triangular_solve", "tridiagonal_matmul", "tridiagonal_solve"]
 
 
 def _single_diagonal(k, name: str) -> int:

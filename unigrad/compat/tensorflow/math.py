@@ -23,8 +23,12 @@ from collections.abc import Callable
 import unigrad as ug
 from unigrad.tensor import Tensor as _UgTensor
 
+from ._dtypes import as_dtype
 from ._special_math import erfcx, igamma, igammac, ndtri, special, zeta
 from ._tensor import Tensor, as_tf, operand, to_tensor
+
+# TensorFlow's dtypes as argument defaults
+_TF_INT64 = as_dtype("int64")
 
 __all__ = ["abs", "sqrt", "rsqrt", "exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh",
            "sigmoid", "square", "negative", "reciprocal", "sign", "floor", "ceil", "round", "erf",
@@ -77,6 +81,15 @@ def _unary(tf_name: str, op: Callable) -> Callable:
     return fn
 
 
+def _without_gradient(op: Callable) -> Callable:
+    """``op`` on its inputs cut from the graph: TensorFlow registers no gradient for it
+    (``tape.gradient`` through it is None)."""
+    def cut(*tensors):
+        return op(*(t.detach() for t in tensors))
+    cut.__name__ = op.__name__
+    return cut
+
+
 def _binary(tf_name: str, op: Callable) -> Callable:
     def fn(x, y, name: str | None = None) -> Tensor:
         x, y = _pair(x, y)
@@ -84,6 +97,13 @@ def _binary(tf_name: str, op: Callable) -> Callable:
     fn.__name__ = fn.__qualname__ = tf_name
     fn.__doc__ = (f"``tf.math.{tf_name}(x, y, name=None)``: elementwise with broadcasting "
                   f"(unigrad's ``{op.__name__}``).")
+    return fn
+
+
+def _with_example(fn: Callable, code: str, output: str) -> Callable:
+    """``fn`` (made by a factory here) with a doctest example appended to its docstring."""
+    fn.__doc__ += (f"\n\n    Example:\n        >>> import unigrad.compat.tensorflow as tf\n"
+                   f"        >>> {code}\n        {output}\n")
     return fn
 
 
@@ -116,9 +136,9 @@ square = _unary("square", ug.square)
 negative = _unary("negative", ug.neg)
 reciprocal = _unary("reciprocal", ug.reciprocal)
 sign = _unary("sign", ug.sign)
-floor = _unary("floor", ug.floor)
-ceil = _unary("ceil", ug.ceil)
-round = _unary("round", ug.round)  # noqa: A001
+floor = _unary("floor", _without_gradient(ug.floor))
+ceil = _unary("ceil", _without_gradient(ug.ceil))
+round = _unary("round", _without_gradient(ug.round))  # noqa: A001
 erf = _unary("erf", ug.erf)
 acos = _unary("acos", ug.acos)
 asin = _unary("asin", ug.asin)
@@ -150,7 +170,7 @@ subtract = _binary("subtract", ug.sub)
 multiply = _binary("multiply", ug.mul)
 divide = _binary("divide", ug.div)
 truediv = _binary("truediv", ug.true_divide)
-floordiv = _binary("floordiv", ug.floor_divide)
+floordiv = _binary("floordiv", _without_gradient(ug.floor_divide))
 mod = _binary("mod", ug.remainder)
 pow = _binary("pow", ug.pow)  # noqa: A001
 maximum = _binary("maximum", ug.maximum)
@@ -212,7 +232,7 @@ def _arg(op: Callable, input, axis, output_type) -> Tensor:
     return _ret(result, x)
 
 
-def argmax(input, axis=None, output_type=ug.int64, name: str | None = None) -> Tensor:
+def argmax(input, axis=None, output_type=_TF_INT64, name: str | None = None) -> Tensor:
     """``tf.math.argmax``: the index of the largest value along ``axis`` (default 0), int64.
 
     Example:
@@ -223,7 +243,7 @@ def argmax(input, axis=None, output_type=ug.int64, name: str | None = None) -> T
     return _arg(ug.argmax, input, axis, output_type)
 
 
-def argmin(input, axis=None, output_type=ug.int64, name: str | None = None) -> Tensor:
+def argmin(input, axis=None, output_type=_TF_INT64, name: str | None = None) -> Tensor:
     """``tf.math.argmin``: the index of the smallest value along ``axis`` (default 0), int64."""
     return _arg(ug.argmin, input, axis, output_type)
 
@@ -291,3 +311,64 @@ __all__ += ["floormod", "truncatemod"]
 from ._complex_math import angle, conj, imag, real  # noqa: E402
 
 __all__ += ["angle", "conj", "imag", "real"]
+
+# the segment reductions, guarded/composite elementwise ops and further reductions live in
+# their own modules (they use the helpers above)
+from ._reductions import (  # noqa: E402
+    approx_max_k,
+    approx_min_k,
+    confusion_matrix,
+    count_nonzero,
+    cumprod,
+    cumulative_logsumexp,
+    in_top_k,
+    invert_permutation,
+    is_non_decreasing,
+    is_strictly_increasing,
+    l2_normalize,
+    reduce_euclidean_norm,
+    zero_fraction,
+)
+from ._safe_math import (  # noqa: E402
+    accumulate_n,
+    divide_no_nan,
+    erfcinv,
+    lbeta,
+    log_sigmoid,
+    logical_xor,
+    multiply_no_nan,
+    nextafter,
+    polygamma,
+    polyval,
+    reciprocal_no_nan,
+    rint,
+    scalar_mul,
+    softsign,
+    squared_difference,
+    xdivy,
+)
+from ._segment_ops import (  # noqa: E402
+    segment_max,
+    segment_mean,
+    segment_min,
+    segment_prod,
+    segment_sum,
+    unsorted_segment_max,
+    unsorted_segment_mean,
+    unsorted_segment_min,
+    unsorted_segment_prod,
+    unsorted_segment_sqrt_n,
+)
+from .nn import log_softmax, softmax  # noqa: E402
+
+__all__ += ["approx_max_k", "approx_min_k"]
+__all__ += ["confusion_matrix", "count_nonzero", "cumprod", "cumulative_logsumexp", "in_top_k",
+            "invert_permutation", "is_non_decreasing", "is_strictly_increasing", "l2_normalize",
+            "reduce_euclidean_norm", "zero_fraction"]
+__all__ += ["accumulate_n", "divide_no_nan", "erfcinv", "lbeta", "log_sigmoid", "logical_xor",
+            "multiply_no_nan", "nextafter", "polygamma", "polyval", "reciprocal_no_nan", "rint",
+            "scalar_mul", "softsign", "squared_difference", "xdivy"]
+__all__ += ["segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum",
+            "unsorted_segment_max", "unsorted_segment_mean", "unsorted_segment_min",
+            "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
+__all__ += ["log_softmax", "softmax"]

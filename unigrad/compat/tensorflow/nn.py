@@ -110,6 +110,9 @@ def softmax_cross_entropy_with_logits(labels, logits, axis: int = -1,
     """``tf.nn.softmax_cross_entropy_with_logits``: ``-sum(labels * log_softmax(logits))``
     along ``axis``, one loss per example.
 
+    Its gradients are TensorFlow's: ``softmax(logits) - labels`` for the logits (exact when
+    each row of ``labels`` sums to 1) and ``-log_softmax(logits)`` for the labels.
+
     Example:
         >>> import unigrad.compat.tensorflow as tf
         >>> loss = tf.nn.softmax_cross_entropy_with_logits(
@@ -118,5 +121,90 @@ def softmax_cross_entropy_with_logits(labels, logits, axis: int = -1,
         0.6931
     """
     logits, labels = _pair(logits, labels)
-    return _ret(-(labels * ug.log_softmax(logits, dim=int(axis))).sum(int(axis)), logits, labels)
+    axis = int(axis)
+    log_probabilities = ug.log_softmax(logits, dim=axis)
+    loss = -(labels * log_probabilities.detach()).sum(axis)
+    # zero-valued, with gradient softmax(logits) - labels for the logits
+    surrogate = ug.logsumexp(logits, dim=axis) - (labels.detach() * logits).sum(axis)
+    return _ret(loss + (surrogate - surrogate.detach()), logits, labels)
 
+# the convolutions/pooling, the per-example losses and the statistics/normalization ops live
+# in their own modules (they use the helpers above)
+from ._block_rearrange import depth_to_space, space_to_batch, space_to_depth  # noqa: E402
+from ._morphology import dilation2d, erosion2d  # noqa: E402
+from ._nn_convolution import (  # noqa: E402
+    atrous_conv2d,
+    atrous_conv2d_transpose,
+    conv1d,
+    conv1d_transpose,
+    conv2d,
+    conv2d_transpose,
+    conv3d,
+    conv3d_transpose,
+    conv_transpose,
+    convolution,
+    depthwise_conv2d,
+    separable_conv2d,
+)
+from ._nn_losses import (  # noqa: E402
+    collapse_repeated,
+    compute_average_loss,
+    ctc_loss,
+    log_poisson_loss,
+    scale_regularization_loss,
+    sparse_softmax_cross_entropy_with_logits,
+    weighted_cross_entropy_with_logits,
+)
+from ._nn_normalization import (  # noqa: E402
+    batch_norm_with_global_normalization,
+    batch_normalization,
+    bias_add,
+    crelu,
+    dropout,
+    embedding_lookup,
+    local_response_normalization,
+    lrn,
+    moments,
+    normalize_moments,
+    selu,
+    sufficient_statistics,
+    weighted_moments,
+)
+from ._nn_pooling import (  # noqa: E402
+    avg_pool,
+    avg_pool1d,
+    avg_pool2d,
+    avg_pool3d,
+    max_pool,
+    max_pool1d,
+    max_pool2d,
+    max_pool3d,
+    max_pool_with_argmax,
+    pool,
+)
+from ._reductions import (  # noqa: E402
+    approx_max_k,
+    approx_min_k,
+    in_top_k,
+    l2_normalize,
+    zero_fraction,
+)
+from ._safe_math import softsign  # noqa: E402
+from ._sampled_losses import compute_accidental_hits, nce_loss, sampled_softmax_loss  # noqa: E402
+
+__all__ += ["depth_to_space", "space_to_batch", "space_to_depth", "dilation2d", "erosion2d",
+            "collapse_repeated", "ctc_loss"]
+__all__ += ["atrous_conv2d", "atrous_conv2d_transpose", "conv3d_transpose", "conv_transpose",
+            "separable_conv2d"]
+__all__ += ["avg_pool", "avg_pool1d", "avg_pool2d", "avg_pool3d", "conv1d", "conv1d_transpose",
+            "conv2d", "conv2d_transpose", "conv3d", "convolution", "depthwise_conv2d",
+            "max_pool", "max_pool1d", "max_pool2d", "max_pool3d", "pool"]
+__all__ += ["compute_average_loss", "log_poisson_loss", "scale_regularization_loss",
+            "sparse_softmax_cross_entropy_with_logits", "weighted_cross_entropy_with_logits"]
+__all__ += ["batch_norm_with_global_normalization", "max_pool_with_argmax"]
+__all__ += ["batch_normalization", "bias_add", "crelu", "dropout", "embedding_lookup",
+            "local_response_normalization", "lrn", "moments", "normalize_moments", "selu",
+            "sufficient_statistics", "weighted_moments"]
+__all__ += ["compute_accidental_hits", "nce_loss", "sampled_softmax_loss"]
+__all__ += ["approx_max_k", "approx_min_k", "in_top_k", "l2_normalize", "zero_fraction",
+            "softsign"]

@@ -180,3 +180,34 @@ def ifftshift(x, axes=None, name: str | None = None) -> Tensor:
     """
     x = operand(x, "x")
     return _ret(_fft.ifftshift(x, dim=_axes(axes)), x)
+
+
+# framing, windows and short-time transforms live in their own module (it uses the transforms
+# above)
+from ._signal_frames import (  # noqa: E402
+    frame,
+    hamming_window,
+    hann_window,
+    inverse_stft,
+    kaiser_window,
+    overlap_and_add,
+    stft,
+    vorbis_window,
+)
+
+__all__ += ["frame", "hamming_window", "hann_window", "inverse_stft", "kaiser_window",
+            "overlap_and_add", "stft", "vorbis_window"]
+from ._signal_spectral import (  # noqa: E402
+    dct,
+    idct,
+    inverse_mdct,
+    inverse_stft_window_fn,
+    kaiser_bessel_derived_window,
+    linear_to_mel_weight_matrix,
+    mdct,
+    mfccs_from_log_mel_spectrograms,
+)
+
+__all__ += ["dct", "idct", "inverse_stft_window_fn", "kaiser_bessel_derived_window",
+            "linear_to_mel_weight_matrix", "mfccs_from_log_mel_spectrograms", "mdct",
+            "inverse_mdct"]
