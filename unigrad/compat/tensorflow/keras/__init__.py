@@ -1,4 +1,4 @@
-"""``tf.keras`` (the part unigrad provides): :mod:`optimizers` and their schedules.
+"""``tf.keras`` (Keras 3's API over unigrad): layers, models, training, optimizers.
 
 Example:
     >>> import unigrad.compat.tensorflow as tf
@@ -6,6 +6,19 @@ Example:
     <tf.Variable 'learning_rate:0' shape=() dtype=float32, numpy=0.5>
 """
 
-from . import optimizers
+from . import (
+    activations,
+    backend,
+    callbacks,
+    initializers,
+    layers,
+    losses,
+    metrics,
+    models,
+    optimizers,
+    regularizers,
+)
+from .models import *  # noqa: F403 - Model, Sequential, Input
 
-__all__ = ["optimizers"]
+__all__ = ["activations", "backend", "callbacks", "initializers", "layers", "losses", "metrics",
+           "models", "optimizers", "regularizers", *models.__all__]
