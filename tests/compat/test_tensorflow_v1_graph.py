@@ -53,7 +53,7 @@ def test_variables_are_read_when_the_session_runs():
         y = w * 10.0
         with tf.Session() as sess:
             first = sess.run(y)
-            w.assign(2.0)
+            sess.run(w.assign(2.0))  # in a graph, an assignment is an operation to run
             assert (first, sess.run(y)) == (np.float32(10.0), np.float32(20.0))
 
 
@@ -158,3 +158,23 @@ def test_tf1_pinn_example_learns_sin():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.main(300) < 0.02
+
+
+def test_graph_variables_print_no_value_assign_in_runs_and_reinitialize():
+    with tf.Graph().as_default():
+        v = tf.Variable(1.0)
+        w = tf.get_variable("graph_w", initializer=tf.constant([1.0, 2.0]))
+        again = tf.Variable(0.0)
+        assert repr(v) == "<tf.Variable 'Variable:0' shape=() dtype=float32>"
+        assert again.name == "Variable_1:0"
+        x = tf.placeholder(tf.float32)
+        update = v.assign_add(x)
+        assert str(update) == 'Tensor("AssignAdd:0", shape=(), dtype=float32)'
+        assert [variable.name for variable in tf.global_variables()] == \
+            ["Variable:0", "graph_w:0", "Variable_1:0"]
+        with tf.Session() as sess:
+            assert (sess.run(update, {x: 2.0}), sess.run(update, {x: 2.0})) == (3.0, 5.0)
+            sess.run(tf.global_variables_initializer())
+            assert sess.run(v) == 1.0 and sess.run(w).tolist() == [1.0, 2.0]
+    tf.reset_default_graph()
+    assert repr(tf.Variable(3.0)).endswith("numpy=3.0>")

@@ -115,6 +115,11 @@ def building() -> Graph | None:
     return get_default_graph() if _global["eager_disabled"] else None
 
 
+def probing() -> bool:
+    """Whether a function runs on probe stand-ins now (for its output shapes)."""
+    return _building.probing > 0
+
+
 @contextlib.contextmanager
 def _suspended() -> Iterator[None]:
     """Run eagerly inside the block (what ``Session.run`` and initializers do)."""
@@ -733,6 +738,22 @@ def _probe_primitive(prim, args: tuple, params: dict):
     if not any(isinstance(arg, _UgTensor) for arg in args):
         return Symbol(*shapes)
     return _new_tensor(None, 0, shapes)
+
+
+def assignment(variable: Variable, kind: str, value) -> SymbolicTensor:
+    """The graph tensor of ``variable.<kind>(value)`` (``assign``, ``assign_add``,
+    ``assign_sub``): running it assigns and gives the variable's new value."""
+    graph = building()
+
+    def assign(values: dict) -> list:
+        getattr(variable, kind)(values[id(value)] if isinstance(value, SymbolicTensor)
+                                else value)
+        return [variable.read_value()]
+
+    type_name = {"assign": "Assign", "assign_add": "AssignAdd", "assign_sub": "AssignSub"}[kind]
+    inputs = [value] if isinstance(value, SymbolicTensor) else []
+    operation = Operation(graph, type_name, type_name, inputs, [_shapes_of(variable)], assign)
+    return operation.outputs[0]
 
 
 # --------------------------------------------------------------------------- gradients

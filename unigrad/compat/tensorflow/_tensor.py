@@ -296,7 +296,7 @@ class Variable(Tensor):
         ('w:0', True)
     """
 
-    __slots__ = ("_tf_name", "_trainable", "_initial", "_serial")
+    __slots__ = ("_tf_name", "_trainable", "_initial", "_serial", "_graph")
 
     def __new__(cls, *args, **kwargs):
         """``tf.Variable(...)`` makes a ``ResourceVariable``, as in TensorFlow 2."""
@@ -320,9 +320,14 @@ class Variable(Tensor):
                              f"({array.shape}) is not compatible with the explicitly supplied "
                              f"`shape` argument ({tuple(shape)}).")
         super().__init__(array)
-        from .module import current_scope  # here: module.py imports this module
+        from . import _graph  # here: these modules import this one
+        from .module import current_scope
 
-        self._tf_name = current_scope() + (name or "Variable") + ":0"
+        self._graph = _graph.building()  # the TF1 graph it was made in (None: eager)
+        base = current_scope() + (name or "Variable")
+        self._tf_name = (base if self._graph is None else self._graph.unique_name(base)) + ":0"
+        if self._graph is not None:
+            self._graph.add_to_collection("variables", self)
         self._trainable = True if trainable is None else bool(trainable)
         self._initial = array.copy()
         self._serial = next(_VARIABLE_SERIALS)  # creation order (tape.watched_variables)
@@ -343,8 +348,10 @@ class Variable(Tensor):
         return _make(self._initial.copy())
 
     def __repr__(self) -> str:
-        return (f"<tf.Variable '{self._tf_name}' shape={self.shape} dtype={self.dtype.name}, "
-                f"numpy={_numpy_text(self._array(), True)}>")
+        text = f"<tf.Variable '{self._tf_name}' shape={self.shape} dtype={self.dtype.name}"
+        if self._graph is not None:  # a graph's variable shows no value, as in TensorFlow 1
+            return text + ">"
+        return f"{text}, numpy={_numpy_text(self._array(), True)}>"
 
     __str__ = __repr__
 
@@ -380,11 +387,17 @@ class Variable(Tensor):
         Raises:
             ValueError: When ``value`` has another shape.
         """
+        graph_op = _graph_assignment(self, "assign", value)
+        if graph_op is not None:
+            return graph_op
         return self._write(self._new_value(value, "assign"), read_value)
 
     def assign_add(self, delta, use_locking: bool | None = None, name: str | None = None,
                    read_value: bool = True):
         """Add ``delta`` to the variable in place; returns the variable."""
+        graph_op = _graph_assignment(self, "assign_add", delta)
+        if graph_op is not None:
+            return graph_op
         delta = self._new_value(delta, "assign_add")
         with ug.no_grad():
             return self._write(self.detach() + delta, read_value)
@@ -392,6 +405,9 @@ class Variable(Tensor):
     def assign_sub(self, delta, use_locking: bool | None = None, name: str | None = None,
                    read_value: bool = True):
         """Subtract ``delta`` from the variable in place; returns the variable."""
+        graph_op = _graph_assignment(self, "assign_sub", delta)
+        if graph_op is not None:
+            return graph_op
         delta = self._new_value(delta, "assign_sub")
         with ug.no_grad():
             return self._write(self.detach() - delta, read_value)
@@ -399,6 +415,15 @@ class Variable(Tensor):
     def initialize(self) -> None:
         """Reset the variable to its initial value (what TF1's initializer op does)."""
         self._write(_make(self._initial.copy()), read_value=False)
+
+
+def _graph_assignment(variable: Variable, kind: str, value):
+    """While a TF1 graph is being built: the graph tensor of the assignment (run by a
+    Session); otherwise None (assign now)."""
+    from . import _graph
+    if _graph.building() is None or _graph.probing():
+        return None
+    return _graph.assignment(variable, kind, value)
 
 
 def _check_callable(fn: Callable, name: str) -> None:

@@ -67,8 +67,9 @@ def _glorot_uniform(shape: tuple, dtype) -> np.ndarray:
     return np.asarray(sample).astype(ug.backend.to_numpy_dtype(dtype))
 
 
-def _new_variable(name: str, shape, dtype, initializer, trainable) -> Variable:
-    """A new variable of :func:`get_variable` (computed eagerly, also in a graph)."""
+def _initial_array(name: str, shape, dtype, initializer) -> np.ndarray:
+    """The initial value of a :func:`get_variable` variable (computed now, also in a
+    graph, as TF1's initializers)."""
     dtype = _dtype(dtype, "dtype")
     if shape is not None:
         shape = tuple(int(n) for n in shape)
@@ -93,9 +94,7 @@ def _new_variable(name: str, shape, dtype, initializer, trainable) -> Variable:
             raise ValueError(f"initializer for variable {name} has shape {array.shape}, "
                              f"expected {shape}")
         array = np.broadcast_to(array.reshape(()), shape).copy()
-    with name_scope(""):  # TF1 variables are named by variable scopes, not name scopes
-        variable = Variable(array, trainable=True if trainable is None else trainable, name=name)
-    return variable
+    return array
 
 
 def get_variable(name: str, shape=None, dtype=ug.float32, initializer=None, regularizer=None,
@@ -124,20 +123,27 @@ def get_variable(name: str, shape=None, dtype=ug.float32, initializer=None, regu
     if reuse is True:
         raise ValueError(f"Variable {name} does not exist, or was not created with "
                          "tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in VarScope?")
-    with _graph.init_scope():  # initial values are computed now, as TF1 initializers do
-        variable = _new_variable(name, shape, dtype, initializer, trainable)
+    with _graph.init_scope():
+        array = _initial_array(name, shape, dtype, initializer)
+    with name_scope(""):  # TF1 variables are named by variable scopes, not name scopes
+        variable = Variable(array, trainable=True if trainable is None else trainable, name=name)
     _variables[name] = variable
     return variable
 
 
 def global_variables() -> list:
-    """The variables made by :func:`get_variable`, in creation order."""
+    """The variables of the graph being built (every ``tf.Variable`` and
+    :func:`get_variable` made in it), or eagerly those made by :func:`get_variable`, in
+    creation order."""
+    graph = _graph.building()
+    if graph is not None:
+        return graph.get_collection("variables")
     return list(_variables.values())
 
 
 def trainable_variables() -> list:
-    """The trainable variables made by :func:`get_variable`."""
-    return [v for v in _variables.values() if v.trainable]
+    """The trainable ones of :func:`global_variables`."""
+    return [v for v in global_variables() if v.trainable]
 
 
 class _InitializerOp:
@@ -164,7 +170,7 @@ class _InitializerOp:
 
 
 def global_variables_initializer() -> _InitializerOp:
-    """An op that initializes every variable made by :func:`get_variable`."""
+    """An op that sets every variable of :func:`global_variables` to its initial value."""
     return _InitializerOp(global_variables(), "init")
 
 

@@ -10,12 +10,13 @@ Example:
     ...     x = tf.placeholder(tf.float32, shape=[None])
     ...     doubled = x * 2
     ...     with tf.Session() as sess:
-    ...         print(sess.run(doubled, feed_dict={x: [1.0, 2.0]}))
-    [2. 4.]
+    ...         sess.run(doubled, feed_dict={x: [1.0, 2.0]})
+    array([2., 4.], dtype=float32)
 """
 
 from unigrad.compat.tensorflow import *  # noqa: F403
 
+from .._printing import print_v2 as print  # noqa: A004, F401 - tf.compat.v1.print
 from .._v1 import (  # noqa: F401 - TF1's spellings replace or extend tf's
     AUTO_REUSE,
     InteractiveSession,
@@ -38,4 +39,5 @@ from ..random import set_seed as set_random_seed  # noqa: F401
 from ..random import truncated_normal  # noqa: F401
 from ..random import uniform as random_uniform  # noqa: F401
 
-__all__ = sorted({name for name in globals() if not name.startswith("_")})
+# (print: tf.compat.v1.print, which a star import must not put in place of the builtin)
+__all__ = sorted({name for name in globals() if not name.startswith("_") and name != "print"})
