@@ -178,3 +178,24 @@ def test_graph_variables_print_no_value_assign_in_runs_and_reinitialize():
             assert sess.run(v) == 1.0 and sess.run(w).tolist() == [1.0, 2.0]
     tf.reset_default_graph()
     assert repr(tf.Variable(3.0)).endswith("numpy=3.0>")
+
+
+def test_variable_scope_argument_checks_and_reuse_variables():
+    with pytest.raises(ValueError, match="reuse must be"):
+        with tf.variable_scope("bad", reuse="yes"):
+            pass
+    with pytest.raises(TypeError, match="name_or_scope must be a string"):
+        with tf.variable_scope(3):
+            pass
+    with pytest.raises(ValueError, match="default_name is None"):
+        with tf.variable_scope(None):
+            pass
+    with tf.Graph().as_default():
+        with tf.variable_scope("shared") as scope:
+            w = tf.get_variable("w", shape=[], initializer=tf.ones_initializer())
+            scope.reuse_variables()
+            assert tf.get_variable("w") is w
+        with tf.variable_scope(scope):  # re-entered by object: reuse kept
+            assert tf.get_variable("w") is w and tf.get_variable_scope().name == "shared"
+    assert tf.get_variable_scope().name == "" and tf.get_variable_scope().reuse is None
+    tf.reset_default_graph()

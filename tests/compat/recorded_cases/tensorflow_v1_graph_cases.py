@@ -180,3 +180,57 @@ def case_v1_compute_and_apply_gradients(tf):
             sess.run(apply)
             return [grads, pairs[1][0] is None, sess.run(w), type(apply).__name__,
                     apply.type]
+
+
+@case
+def case_v1_variable_scopes(tf):
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        with v1.variable_scope("net"):
+            with v1.variable_scope("layer", initializer=v1.constant_initializer(0.5)):
+                w = v1.get_variable("w", shape=[2])
+                plain = tf.Variable(1.0, name="plain")
+            with v1.variable_scope("layer", reuse=True):
+                again = v1.get_variable("w")
+        with v1.variable_scope("net/layer", reuse=v1.AUTO_REUSE):
+            auto = v1.get_variable("w")
+            fresh = v1.get_variable("b", shape=[], initializer=v1.zeros_initializer())
+        with v1.variable_scope(None, default_name="block"):
+            first = v1.get_variable("k", shape=[], initializer=v1.ones_initializer())
+        with v1.variable_scope(None, default_name="block"):
+            second = v1.get_variable("k", shape=[], initializer=v1.ones_initializer())
+        with v1.variable_scope("outer", reuse=True):
+            inherited = v1.get_variable_scope().reuse
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            values = sess.run([w, fresh, first])
+        return [w.name, plain.name, again is w, auto is w, fresh.name, first.name, second.name,
+                inherited, values, [v.name for v in v1.global_variables()]]
+
+
+@case(same_message=True)
+def case_v1_variable_scope_reuse_missing(tf):
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        with v1.variable_scope("missing", reuse=True):
+            v1.get_variable("nothing", shape=[1])
+
+
+@case
+def case_v1_placeholder_with_default(tf):
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        rate = v1.placeholder_with_default(0.5, shape=[])
+        scaled = rate * 4.0
+        with v1.Session() as sess:
+            return [sess.run(scaled), sess.run(scaled, feed_dict={rate: 0.25}), str(rate)]
+
+
+@case
+def case_v1_initializer_defaults(tf):
+    v1 = tf.compat.v1
+    normal = v1.random_normal_initializer()
+    uniform = v1.random_uniform_initializer()
+    return [float(v1.constant_initializer(2.0)([2])[0]), list(v1.zeros_initializer()([2, 3]).shape),
+            normal.stddev, uniform.minval, uniform.maxval,
+            float(v1.ones_initializer()([1], dtype=tf.float64)[0])]

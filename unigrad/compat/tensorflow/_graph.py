@@ -52,7 +52,8 @@ from ._tensor import Tensor, Variable, _dtype
 from .errors import InvalidArgumentError
 from .tensor_shape import TensorShape
 
-__all__ = ["Graph", "Operation", "SymbolicTensor", "placeholder", "get_default_graph",
+__all__ = ["Graph", "Operation", "SymbolicTensor", "placeholder", "placeholder_with_default",
+           "get_default_graph",
            "building", "evaluate", "init_scope", "deferring", "install"]
 
 # The two sizes an unknown dimension has in the two probes (unusual, so a composite's
@@ -572,6 +573,30 @@ def placeholder(dtype, shape=None, name: str | None = None) -> SymbolicTensor:
     return operation.outputs[0]
 
 
+def placeholder_with_default(input, shape, name: str | None = None) -> SymbolicTensor:
+    """``tf.compat.v1.placeholder_with_default``: a placeholder that gives ``input`` when it
+    is not fed.
+
+    Example:
+        >>> import unigrad.compat.tensorflow.compat.v1 as tf
+        >>> with tf.Graph().as_default():
+        ...     rate = tf.placeholder_with_default(0.5, shape=[])
+        ...     with tf.Session() as sess:
+        ...         sess.run(rate), sess.run(rate, feed_dict={rate: 0.0})
+        (np.float32(0.5), np.float32(0.0))
+    """
+    from ._tensor import constant
+    with _suspended():
+        default = constant(input)
+    tensor = placeholder(default.dtype, shape=shape, name=name or "PlaceholderWithDefault")
+    if not tensor.shape.is_compatible_with(default.shape):
+        raise ValueError(f"The default value's shape {default.shape} is not compatible with "
+                         f"the placeholder's shape {tensor.shape}")
+    tensor.op.type = "PlaceholderWithDefault"
+    tensor.op.kernel = lambda values: [default]
+    return tensor
+
+
 def _probe_run(function: Callable, args: tuple, kwargs: dict):
     """``function`` run on the probe stand-ins of its graph tensors: its output, whose
     graph tensors carry shapes but belong to no operation."""
@@ -654,7 +679,8 @@ def deferring(function: Callable) -> Callable:
 # Functions that are not operations (or record their own): never deferred.
 _NOT_DEFERRED = {
     "gradients", "hessians", "function", "custom_gradient", "recompute_grad", "get_variable",
-    "placeholder", "executing_eagerly", "disable_eager_execution", "enable_eager_execution",
+    "placeholder", "placeholder_with_default", "executing_eagerly", "disable_eager_execution",
+    "enable_eager_execution",
     "disable_v2_behavior", "reset_default_graph", "global_variables", "trainable_variables",
     "global_variables_initializer", "variables_initializer", "get_default_session",
     "get_default_graph", "name_scope", "device", "as_dtype", "vectorized_map", "init_scope",

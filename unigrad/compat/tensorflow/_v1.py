@@ -19,7 +19,6 @@ Example:
 from __future__ import annotations
 
 import contextlib
-import math
 import threading
 from collections.abc import Iterator
 
@@ -29,8 +28,10 @@ import unigrad as ug
 from unigrad.tensor import Tensor as _UgTensor
 from unigrad.transforms import UnconnectedGradients
 
-from . import _graph, _transforms
+from . import _graph, _transforms, _v1_scopes
 from ._tensor import Variable, _array_from, _dtype, _make
+from ._v1_initializers import glorot_uniform_initializer
+from ._v1_scopes import get_variable_scope
 from .module import name_scope
 
 __all__ = ["AUTO_REUSE", "Session", "InteractiveSession", "get_variable", "get_default_session",
@@ -51,22 +52,6 @@ _variables: dict[str, Variable] = {}
 _sessions = threading.local()
 
 
-def _glorot_uniform(shape: tuple, dtype) -> np.ndarray:
-    """TF1's default initializer: uniform in ``+-sqrt(6 / (fan_in + fan_out))``."""
-    if len(shape) == 0:
-        fan_in = fan_out = 1
-    elif len(shape) == 1:
-        fan_in = fan_out = shape[0]
-    elif len(shape) == 2:
-        fan_in, fan_out = shape
-    else:
-        receptive = int(np.prod(shape[:-2]))
-        fan_in, fan_out = shape[-2] * receptive, shape[-1] * receptive
-    limit = math.sqrt(6.0 / max(1.0, (fan_in + fan_out)))
-    sample = ug.rand(*shape, dtype=ug.float64) * (2 * limit) - limit
-    return np.asarray(sample).astype(ug.backend.to_numpy_dtype(dtype))
-
-
 def _initial_array(name: str, shape, dtype, initializer) -> np.ndarray:
     """The initial value of a :func:`get_variable` variable (computed now, also in a
     graph, as TF1's initializers)."""
@@ -77,7 +62,7 @@ def _initial_array(name: str, shape, dtype, initializer) -> np.ndarray:
         if shape is None:
             raise ValueError(f"The shape of variable {name} must be fully defined: pass shape "
                              "or a constant initializer")
-        value = _glorot_uniform(shape, dtype) if dtype.is_floating_point \
+        value = glorot_uniform_initializer()(shape, dtype=dtype) if dtype.is_floating_point \
             else np.zeros(shape, ug.backend.to_numpy_dtype(dtype))
     elif callable(initializer) and not isinstance(initializer, _UgTensor):
         if shape is None:
@@ -114,6 +99,10 @@ def get_variable(name: str, shape=None, dtype=ug.float32, initializer=None, regu
     """
     if not isinstance(name, str) or not name:
         raise TypeError(f"name must be a non-empty str, got {name!r}")
+    scope = get_variable_scope()
+    name = scope.prefixed(name)
+    reuse = scope.reuse if reuse is None or reuse is False and scope.reuse else reuse
+    initializer = scope.initializer if initializer is None else initializer
     existing = _variables.get(name)
     if existing is not None:
         if reuse is True or reuse is AUTO_REUSE:
@@ -394,6 +383,7 @@ def disable_v2_behavior() -> None:
 
 def reset_default_graph() -> None:
     """A fresh default graph; forget every variable made by :func:`get_variable` (their
-    names become free)."""
+    names become free) and the numbering of default scope names."""
     _graph.reset_default_graph()
     _variables.clear()
+    _v1_scopes.reset()

@@ -16,6 +16,7 @@ Example:
 
 from unigrad.compat.tensorflow import *  # noqa: F403
 
+from .._graph import placeholder_with_default  # noqa: F401
 from .._printing import print_v2 as print  # noqa: A004, F401 - tf.compat.v1.print
 from .._v1 import (  # noqa: F401 - TF1's spellings replace or extend tf's
     AUTO_REUSE,
@@ -34,6 +35,8 @@ from .._v1 import (  # noqa: F401 - TF1's spellings replace or extend tf's
     trainable_variables,
     variables_initializer,
 )
+from .._v1_initializers import *  # noqa: F403 - TF1's initializers
+from .._v1_scopes import VariableScope, get_variable_scope, variable_scope  # noqa: F401
 from ..random import normal as random_normal  # noqa: F401 - TF1's spellings of tf.random
 from ..random import set_seed as set_random_seed  # noqa: F401
 from ..random import truncated_normal  # noqa: F401
