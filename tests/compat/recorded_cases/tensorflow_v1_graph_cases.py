@@ -234,3 +234,28 @@ def case_v1_initializer_defaults(tf):
     return [float(v1.constant_initializer(2.0)([2])[0]), list(v1.zeros_initializer()([2, 3]).shape),
             normal.stddev, uniform.minval, uniform.maxval,
             float(v1.ones_initializer()([1], dtype=tf.float64)[0])]
+
+
+@case
+def case_v1_softmax_regression_program(tf):
+    v1 = tf.compat.v1
+    rng = np.random.default_rng(0)
+    features = rng.standard_normal((60, 4)).astype(np.float32)
+    labels = np.eye(2, dtype=np.float32)[(features[:, 0] + features[:, 1] > 0).astype(int)]
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [None, 4])
+        y_ = v1.placeholder(tf.float32, [None, 2])
+        w = tf.Variable(tf.zeros([4, 2]))
+        b = tf.Variable(tf.zeros([2]))
+        logits = tf.matmul(x, w) + b
+        loss = tf.reduce_mean(v1.nn.softmax_cross_entropy_with_logits_v2(labels=y_,
+                                                                         logits=logits))
+        step = v1.train.GradientDescentOptimizer(0.5).minimize(loss)
+        correct = tf.equal(tf.argmax(tf.nn.softmax(logits), 1), tf.argmax(y_, 1))
+        accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            for start in range(0, 60, 20):
+                sess.run(step, feed_dict={x: features[start:start + 20],
+                                          y_: labels[start:start + 20]})
+            return sess.run([loss, accuracy, w, b], feed_dict={x: features, y_: labels})

@@ -41,6 +41,7 @@ from ..random import normal as random_normal  # noqa: F401 - TF1's spellings of 
 from ..random import set_seed as set_random_seed  # noqa: F401
 from ..random import truncated_normal  # noqa: F401
 from ..random import uniform as random_uniform  # noqa: F401
+from . import _v1_nn as nn  # noqa: F401 - tf.nn with TF1's spellings
 
 # (print: tf.compat.v1.print, which a star import must not put in place of the builtin)
 __all__ = sorted({name for name in globals() if not name.startswith("_") and name != "print"})
