@@ -31,15 +31,15 @@ from .ir import Eqn, Graph, Var
 _MINIMUM_GROUP = 2  # a lone op gains nothing from a compiled loop
 
 _HELPERS = '''
-@_numba.njit(inline="always")
+@_numba.njit(inline="always", error_model="numpy")
 def _maximum(a, b):
     return a if (a > b or a != a) else b
 
-@_numba.njit(inline="always")
+@_numba.njit(inline="always", error_model="numpy")
 def _minimum(a, b):
     return a if (a < b or a != a) else b
 
-@_numba.njit(inline="always")
+@_numba.njit(inline="always", error_model="numpy")
 def _sigmoid(x):
     if x >= 0:
         return 1 / (1 + np.exp(-x))
@@ -204,7 +204,7 @@ def _kernel_source(body: Graph) -> str:
         lines.append(f"    o{index} = y{index}.reshape({size})")
         loop.append(f"        o{index}[i] = {names[var]}")
     header = f"def kernel({', '.join(inputs + outputs)}):"
-    return "\n".join(["@_numba.njit(cache=False)", header] + lines +
+    return "\n".join(["@_numba.njit(cache=False, error_model=\"numpy\")", header] + lines +
                      [f"    for i in range({size}):"] + loop) + "\n"
 
 

@@ -1,0 +1,43 @@
+"""Fused kernels give what eager gives at special values (inf/nan, NumPy's error model),
+never a ``ZeroDivisionError``: ``1/0``, ``rsqrt(0)``, ``x*log(x)`` at 0, ``0/0`` and the
+gradient of ``x/norm(x)`` at 0, forward and under ``jit(grad)``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import unigrad as ug
+
+FUNCTIONS = {
+    "exp of 1/x": lambda x: ug.exp(1.0 / x),
+    "rsqrt": lambda x: ug.rsqrt(x) * 2.0,
+    "x log x": lambda x: x * ug.log(x) + 1.0,
+    "0/0": lambda x: (x / x) * 2.0,
+}
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_jit_matches_eager_at_zero(name):
+    function = FUNCTIONS[name]
+    x = ug.tensor([0.0, 0.0, 2.0])
+    with np.errstate(all="ignore"):
+        expected = function(x).numpy()
+        actual = ug.jit(function)(x).numpy()
+    np.testing.assert_array_equal(actual, expected)
+
+
+def test_jit_of_grad_matches_eager_at_zero():
+    gradient = ug.grad(lambda x: (x / ug.linalg.norm(x)).sum())
+    x = ug.zeros(3)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(ug.jit(gradient)(x).numpy(), gradient(x).numpy())
+
+
+def test_integer_division_by_zero_raises_as_eager_does():
+    x = ug.tensor([0, 1, 2])
+    for function in (lambda x: ug.floor_divide(x, x) + 1, lambda x: ug.remainder(x, x) + 1):
+        with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+            function(x)
+        with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+            ug.jit(function)(x)
