@@ -41,3 +41,15 @@ def test_integer_division_by_zero_raises_as_eager_does():
             function(x)
         with pytest.raises(RuntimeError, match="ZeroDivisionError"):
             ug.jit(function)(x)
+
+
+def test_one_compiled_kernel_serves_every_size():
+    from unigrad.graph import fusion
+    function = ug.jit(lambda x: ug.tanh(x) * 2.0 + ug.exp(x) * 0.5)
+    function(ug.ones(3))
+    before = len(fusion._DISPATCHERS)
+    for size in (5, 17, 64):
+        x = ug.linspace(-1.0, 1.0, size)
+        np.testing.assert_allclose(function(x).numpy(),
+                                   (ug.tanh(x) * 2.0 + ug.exp(x) * 0.5).numpy(), rtol=1e-6)
+    assert len(fusion._DISPATCHERS) == before  # the kernel's source holds no size

@@ -172,7 +172,9 @@ def _kernel_source(body: Graph) -> str:
     """``kernel(inputs..., outputs...)``: a loop evaluating the body per element.
 
     Operands of any layout are read flat (``ravel`` is a view of a contiguous array);
-    outputs are C-contiguous arrays of the result shape, written through flat views.
+    outputs are C-contiguous arrays of the result shape, written through flat views. The
+    source holds no sizes (the loop runs over the first output's), so inputs of other
+    shapes with the same broadcasting reuse one compiled kernel.
     """
     names = {}
     size = body.outputs[0].size if body.outputs else 0
@@ -201,11 +203,11 @@ def _kernel_source(body: Graph) -> str:
     outputs = []
     for index, var in enumerate(body.outputs):
         outputs.append(f"y{index}")
-        lines.append(f"    o{index} = y{index}.reshape({size})")
+        lines.append(f"    o{index} = y{index}.reshape(y{index}.size)")
         loop.append(f"        o{index}[i] = {names[var]}")
     header = f"def kernel({', '.join(inputs + outputs)}):"
     return "\n".join(["@_numba.njit(cache=False, error_model=\"numpy\")", header] + lines +
-                     [f"    for i in range({size}):"] + loop) + "\n"
+                     ["    for i in range(y0.size):"] + loop) + "\n"
 
 
 def _scalar_dtype(eqn: Eqn) -> np.dtype:
