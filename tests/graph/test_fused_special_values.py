@@ -53,3 +53,13 @@ def test_one_compiled_kernel_serves_every_size():
         np.testing.assert_allclose(function(x).numpy(),
                                    (ug.tanh(x) * 2.0 + ug.exp(x) * 0.5).numpy(), rtol=1e-6)
     assert len(fusion._DISPATCHERS) == before  # the kernel's source holds no size
+
+
+def test_compile_reports_are_bounded():
+    from unigrad.graph.jit import REPORTS_KEPT
+    function = ug.jit(lambda x: x * 2.0, cache_size=4)
+    for size in range(1, REPORTS_KEPT + 6):
+        function(ug.ones(size))
+    reports = function.compile_report()
+    assert len(reports) == REPORTS_KEPT and function.trace_count == REPORTS_KEPT + 5
+    assert reports[-1].signature == f"(f32[{REPORTS_KEPT + 5}])"

@@ -37,7 +37,7 @@ import functools
 import threading
 import time
 import weakref
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -55,6 +55,7 @@ from .tracer import Effects, Trace, Tracer
 _local = _state.local
 
 DEFAULT_CACHE_SIZE = 64
+REPORTS_KEPT = 64  # compile reports a function keeps (its most recent compiles)
 
 
 @dataclass
@@ -158,7 +159,9 @@ class JitFunction:
         # tracing (the jitted vjp of a call: it detaches and re-lifts its primals).
         self.all_results_differentiable = False
         self.trace_count = 0
-        self.reports: list[CompileReport] = []
+        # the reports of the most recent compiles (bounded: a function called with ever new
+        # shapes keeps no growing history)
+        self.reports: deque[CompileReport] = deque(maxlen=max(REPORTS_KEPT, cache_size))
         self._cache: OrderedDict = OrderedDict()
         # all-Tensor positional calls: (shapes/dtypes/requires_grad, modes) -> last compiled
         self._fast: dict = {}
@@ -197,7 +200,8 @@ class JitFunction:
         return None if self._last is None else self._last.graph
 
     def compile_report(self) -> list[CompileReport]:
-        """One report per signature compiled so far (trace, optimize and codegen times)."""
+        """One report per compile, oldest first (trace, optimize and codegen times), for
+        the last ``max(64, cache_size)`` compiles."""
         return list(self.reports)
 
     def clear_cache(self) -> None:
