@@ -239,7 +239,10 @@ class Trace:
         pop(self._interpreter)
 
     def close(self) -> None:
-        """Let go of the captured tensors (once the caller is done with the records)."""
+        """Let go of the captured tensors (once the caller is done with the records), breaking
+        the storage <-> record cycles so that they go at once, without the cyclic GC."""
+        for storage in self.storages.values():
+            storage.owner = None
         self.captures = {}
         self.storages = {}
         self.created = {}
