@@ -27,6 +27,7 @@ import json
 import os
 import platform
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -68,14 +69,24 @@ def import_framework(framework: str) -> tuple[object, dict]:
 
 
 def record(framework: str) -> Path:
-    """Run every case of ``framework`` and write its record; returns the file written."""
+    """Run every case of ``framework`` and write its record; returns the file written.
+
+    The framework runs in a scratch working directory (MindSpore writes ``rank_0/`` logs
+    and compiled graphs into the current one).
+    """
     package, module = load_cases(framework)
-    real, versions = import_framework(framework)
     results = {}
-    for name, function in package.collect(module).items():
-        results[name] = package.run(function, real)
-        outcome = "error " + results[name]["error"]["type"] if "error" in results[name] else "ok"
-        print(f"{name}: {outcome}")
+    start = os.getcwd()
+    with tempfile.TemporaryDirectory() as scratch:
+        os.chdir(scratch)
+        try:
+            real, versions = import_framework(framework)
+            for name, function in package.collect(module).items():
+                results[name] = package.run(function, real)
+                failed = "error" in results[name]
+                print(f"{name}: {'error ' + results[name]['error']['type'] if failed else 'ok'}")
+        finally:
+            os.chdir(start)
     document = {
         "framework": framework,
         "versions": {**versions, "numpy": np.__version__, "python": platform.python_version()},

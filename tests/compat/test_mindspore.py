@@ -680,8 +680,9 @@ class TestNn:
             cell.insert_param_to_cell("a.b", ms.Parameter(ms.Tensor(1.0)))
         with pytest.raises(TypeError):
             cell.insert_param_to_cell("c", ms.Tensor(1.0))
+        assert nn.Dropout(keep_prob=0.5, p=0.2).p == 0.2  # MindSpore 2.10: p wins
         with pytest.raises(ValueError, match="keep_prob"):
-            nn.Dropout(keep_prob=0.5, p=0.5)
+            nn.Dropout(keep_prob=1.5)
 
 
 # ============================================================================ amp

@@ -138,6 +138,9 @@ class Cell:
 
     training: bool
 
+    # the mode a new cell is in (PyTorch's modules start training; MindSpore's Cells do not)
+    _starts_training = True
+
     def __init__(self, auto_prefix: bool = True, flags: dict | None = None):
         object.__setattr__(self, "_params", OrderedDict())
         object.__setattr__(self, "_cells", OrderedDict())
@@ -147,7 +150,7 @@ class Cell:
             object.__setattr__(self, registry, OrderedDict())
         object.__setattr__(self, "_is_full_backward_hook", None)
         object.__setattr__(self, "_auto_prefix", bool(auto_prefix))
-        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "training", self._starts_training)
         object.__setattr__(self, "_flags", dict(flags or {}))
 
     # ------------------------------------------------------------ registration

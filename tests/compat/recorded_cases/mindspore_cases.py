@@ -324,3 +324,10 @@ def case_optimizer_rmsprop_flat_skips_beta(ms):
 def case_optimizer_adam_amsgrad_large_eps(ms):
     return _train(ms, lambda params: ms.nn.Adam(params, learning_rate=0.1, beta1=0.7,
                                                 beta2=0.8, eps=0.3, use_amsgrad=True))
+
+
+# Cases kept in their own modules (one per area), collected with these.
+from .mindspore_layers_cases import *  # noqa: E402, F403
+from .mindspore_printing_cases import *  # noqa: E402, F403
+from .mindspore_training_cases import *  # noqa: E402, F403
+from .mindspore_transforms_cases import *  # noqa: E402, F403

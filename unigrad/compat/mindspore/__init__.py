@@ -20,7 +20,11 @@ Example:
     Tensor(shape=[], dtype=Float32, value= 2)
 """
 
-from . import amp, dataset, dtype, nn, ops
+from . import amp, common, dataset, dtype, nn, ops, train
+from ._checkpoint import *  # noqa: F403 - save_checkpoint, load_checkpoint, ...
+from ._checkpoint import __all__ as _checkpoint_names
+from ._functional_creation import tensor
+from ._printing import set_print_style
 from ._tensor import Parameter, ParameterTuple, Tensor
 from ._transforms import (
     GRAPH_MODE,
@@ -29,10 +33,14 @@ from ._transforms import (
     get_grad,
     get_seed,
     grad,
+    jacfwd,
+    jacrev,
     jit,
+    jvp,
     set_context,
     set_seed,
     value_and_grad,
+    vjp,
     vmap,
 )
 from .dtype import (
@@ -65,7 +73,8 @@ __all__ = ["Tensor", "Parameter", "ParameterTuple", "grad", "value_and_grad", "g
            "nn", "ops", "amp", "dtype", "bool_", "int8", "int16", "int32", "int64", "uint8",
            "float16", "float32", "float64", "complex64", "complex128", "half", "single", "double",
            "float_", "int_", "short", "intc", "intp", "dtype_to_nptype", "pytype_to_dtype",
-           "get_py_obj_dtype", "is_tensor", "vmap"]
+           "get_py_obj_dtype", "is_tensor", "vmap", "jvp", "vjp", "jacfwd", "jacrev", "tensor",
+           "common", "train", "set_print_style", *_checkpoint_names]
 
 
 def is_tensor(obj) -> bool:

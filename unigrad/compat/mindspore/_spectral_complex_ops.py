@@ -23,7 +23,7 @@ Example:
     [10.+0.j -2.+2.j -2.+0.j -2.-2.j]
     >>> z = ops.complex(ms.Tensor([3.0]), ms.Tensor([4.0]))
     >>> z
-    Tensor(shape=[1], dtype=Complex64, value= [3.+4.j])
+    Tensor(shape=[1], dtype=Complex64, value= [3+4j])
     >>> print(ops.abs(z), ops.angle(z))
     [5.] [0.9272952]
 """

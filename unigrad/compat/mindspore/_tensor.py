@@ -24,8 +24,6 @@ Tensor(shape=[], dtype=Bool, value= True))
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 
 from ... import backend
@@ -38,6 +36,7 @@ from ...ops.device import clone as _clone
 from ...tensor import Tensor as _UgTensor
 from ...tensor import bump_version
 from .._numpy_slicing import getitem as numpy_getitem
+from ._printing import format_value
 from .dtype import MsType, to_ms_dtype
 
 __all__ = ["Tensor", "Parameter", "ParameterTuple", "to_ms", "format_repr"]
@@ -46,59 +45,6 @@ _UgParameter = _ugnn.Parameter
 
 
 # ------------------------------------------------------------------------------ text forms
-
-def _exponent3(text: str) -> str:
-    """``4.00000000e+00`` -> ``4.00000000e+000`` (MindSpore's three exponent digits)."""
-    mantissa, _, exponent = text.partition("e")
-    if not exponent:
-        return text
-    return f"{mantissa}e{exponent[0]}{int(exponent[1:]):03d}"
-
-
-def _float_formatter(width: int, precision: int):
-    def format_one(value) -> str:
-        value = float(value)
-        if not np.isfinite(value):
-            text = "nan" if np.isnan(value) else ("inf" if value > 0 else "-inf")
-        else:
-            text = _exponent3(f"{value:.{precision}e}")
-        return text.rjust(width)
-    return format_one
-
-
-def _format_scalar(value) -> str:
-    if isinstance(value, (bool, np.bool_)):
-        return "True" if value else "False"
-    if isinstance(value, (float, np.floating)):
-        return f"{float(value):g}"
-    return str(value)
-
-
-def format_value(array: np.ndarray) -> str:
-    """The ``value=`` part of MindSpore's Tensor repr.
-
-    Scalars print like C++ streams (6 significant digits: ``20``, ``-2``,
-    ``0.5``); arrays print comma-separated, floats in scientific notation with
-    an 8-digit mantissa (4 for float16) and a 3-digit exponent.
-
-    Example:
-        >>> import numpy as np
-        >>> from unigrad.compat.mindspore._tensor import format_value
-        >>> format_value(np.array([0.5, -2.0], np.float32))
-        '[5.00000000e-001, -2.00000000e+000]'
-        >>> format_value(np.array(20.0, np.float32)), format_value(np.array([1, 20]))
-        ('20', '[ 1, 20]')
-    """
-    if array.ndim == 0:
-        return _format_scalar(array.item())
-    options = {}
-    if array.dtype.kind == "f":
-        half = array.dtype == np.float16
-        options["formatter"] = {"float_kind": _float_formatter(11 if half else 15,
-                                                               4 if half else 8)}
-    return np.array2string(array, separator=", ", max_line_width=sys.maxsize, threshold=1000,
-                           edgeitems=3, **options)
-
 
 def format_repr(tensor: _UgTensor) -> str:
     """MindSpore's ``repr`` of a tensor: ``Tensor(shape=[2], dtype=Float32, value= [...])``;

@@ -31,7 +31,8 @@ from ...transforms.vectorize import vmap as _ug_vmap
 from ._tensor import to_ms
 
 __all__ = ["grad", "value_and_grad", "get_grad", "GradOperation", "jit", "set_context",
-           "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "vmap"]
+           "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "vmap", "jvp",
+           "vjp", "jacfwd", "jacrev"]
 
 GRAPH_MODE = context.GRAPH_MODE
 PYNATIVE_MODE = context.PYNATIVE_MODE
@@ -123,8 +124,161 @@ def vmap(fn: Callable, in_axes=0, out_axes=0) -> Callable:
         [[2.00000000e+000, 4.00000000e+000],
          [6.00000000e+000, 8.00000000e+000]])
     """
-    return _ms_results(_ug_vmap(_ms_arguments(fn), in_axes=in_axes, out_axes=out_axes),
-                       compile_in_graph_mode=False)
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        _check_vmap_axes(in_axes, args)  # MindSpore checks the axes when called
+        mapped = _ug_vmap(_ms_arguments(fn), in_axes=in_axes, out_axes=out_axes)
+        return to_ms(mapped(*args, **kwargs))
+    return call
+
+
+def _check_vmap_axes(in_axes, args: tuple) -> None:
+    """MindSpore's checks of ``in_axes`` against the arguments (RuntimeError, its wording)."""
+    if isinstance(in_axes, (tuple, list)) and len(in_axes) != len(args):
+        raise RuntimeError(f"When vmap`s 'in_axes' is a tuple or list, and its size must be "
+                           f"equal to the number of arguments of 'fn': {len(args)}, but got "
+                           f"size: {len(in_axes)}.")
+    pairs = _axis_pairs(in_axes if isinstance(in_axes, (tuple, list)) else [in_axes] * len(args),
+                        args)
+    if pairs and all(axis is None for axis, _ in pairs):
+        raise RuntimeError(f"The 'in_axes' of 'vmap' cannot be all None while 'fn' is not a "
+                           f"'CellList', but got {in_axes}.")
+    sizes = []
+    for axis, value in pairs:
+        if axis is None or not hasattr(value, "shape"):
+            continue
+        rank = len(value.shape)
+        if not -rank <= axis < rank:
+            raise RuntimeError(f"The axis: {axis} in 'in_axes' is out of bounds for array of "
+                               f"dimension [{-rank},{rank}).")
+        sizes.append(value.shape[axis])
+        if sizes[-1] != sizes[0]:
+            raise RuntimeError(f"The 'axis_size' of each argument in the scope of 'vmap' should "
+                               f"be equal, but got {sizes[0]} and {sizes[-1]}.")
+
+
+def _axis_pairs(axes, values) -> list:
+    """``[(axis, leaf), ...]``: each leaf of ``values`` with the axis ``axes`` gives it (an axis
+    applies to every leaf below it; a tuple of axes pairs with a tuple of values)."""
+    if isinstance(axes, (tuple, list)) and isinstance(values, (tuple, list)) \
+            and len(axes) == len(values):
+        return [pair for axis, value in zip(axes, values) for pair in _axis_pairs(axis, value)]
+    if axes is not None and (isinstance(axes, bool) or not isinstance(axes, int)):
+        raise RuntimeError(f"The axis in vmap`s 'in_axes' can only be of type Int or None, but "
+                           f"got {axes!r}.")
+    if isinstance(values, (tuple, list)):
+        return [pair for value in values for pair in _axis_pairs(axes, value)]
+    if isinstance(values, dict):
+        return [pair for value in values.values() for pair in _axis_pairs(axes, value)]
+    return [(axes, values)]
+
+
+def jvp(fn: Callable, inputs, v, has_aux: bool = False):
+    """``mindspore.jvp``: ``(outputs, jvp_outputs)``, ``fn``'s value and its derivative
+    along ``v`` (forward mode); ``inputs``/``v`` are a Tensor or a tuple of Tensors.
+    ``has_aux=True``: ``fn`` returns ``(out, aux...)`` and the result is
+    ``(out, jvp_out, aux)``.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> def cube(x):
+        ...     return x ** 3
+        >>> out, tangent = ms.jvp(cube, ms.Tensor([1.0, 2.0]), ms.Tensor([1.0, 1.0]))
+        >>> print(out, tangent)
+        [1. 8.] [ 3. 12.]
+    """
+    return to_ms(_functional.jvp(_ms_arguments(fn), inputs, v, has_aux=has_aux))
+
+
+def vjp(fn: Callable, *inputs, weights=None, has_aux: bool = False):
+    """``mindspore.vjp``: ``(outputs, vjp_fn)`` (``(outputs, vjp_fn, aux)`` with
+    ``has_aux``); ``vjp_fn(v)`` returns one gradient per input, as a tuple.
+
+    With ``weights`` (a Parameter, a list or a ParameterTuple) ``vjp_fn(v)``
+    returns ``(input_grads, weight_grads)``; the weight gradients nest like
+    :func:`grad`'s (one Parameter -> a bare Tensor).
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> def product(x, y):
+        ...     return x * y
+        >>> out, vjp_fn = ms.vjp(product, ms.Tensor([1.0, 2.0]), ms.Tensor([3.0, 4.0]))
+        >>> print(out, vjp_fn(ms.Tensor([1.0, 1.0])))
+        [3. 8.] (Tensor(shape=[2], dtype=Float32, value= [3.00000000e+000, 4.00000000e+000]), \
+Tensor(shape=[2], dtype=Float32, value= [1.00000000e+000, 2.00000000e+000]))
+    """
+    outputs, vjp_fn, *aux = _functional.vjp(_ms_arguments(fn), *inputs, has_aux=has_aux)
+    if weights is not None:
+        vjp_fn = _vjp_with_weights(fn, inputs, weights, has_aux)
+    return to_ms((outputs, _ms_results(vjp_fn, compile_in_graph_mode=False), *aux))
+
+
+def _vjp_with_weights(fn: Callable, inputs: tuple, weights, has_aux: bool) -> Callable:
+    """``vjp_fn`` that also returns the gradients of ``weights``: ``fn``'s gradient with the
+    cotangent as its sensitivity, all inputs as a tuple."""
+    positions = tuple(range(len(inputs)))
+    gradient = _functional.grad(_ms_arguments(fn), positions, weights, has_aux=has_aux,
+                                sens_param=True)
+
+    def vjp_fn(*v):
+        grads = gradient(*inputs, v[0] if len(v) == 1 else v)
+        input_grads, weight_grads = grads[0] if has_aux else grads
+        if len(positions) == 1:
+            input_grads = (input_grads,)
+        return input_grads, weight_grads
+    return vjp_fn
+
+
+def jacfwd(fn: Callable, grad_position=0, has_aux: bool = False) -> Callable:
+    """``mindspore.jacfwd``: the Jacobian of ``fn`` by forward mode.
+
+    Each block has shape ``output.shape + input.shape``; an int
+    ``grad_position`` gives one block per output, a tuple a tuple of blocks.
+    ``has_aux=True``: ``(jacobian, aux)``.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> def square(x):
+        ...     return x ** 2
+        >>> ms.jacfwd(square)(ms.Tensor([1.0, 3.0]))
+        Tensor(shape=[2, 2], dtype=Float32, value=
+        [[2.00000000e+000, 0.00000000e+000],
+         [0.00000000e+000, 6.00000000e+000]])
+    """
+    return _ms_results(_functional.jacfwd(_ms_arguments(fn), grad_position=grad_position,
+                                          has_aux=has_aux), compile_in_graph_mode=False)
+
+
+def jacrev(fn: Callable, grad_position=0, has_aux: bool = False) -> Callable:
+    """``mindspore.jacrev``: the Jacobian of ``fn`` by reverse mode (same structure as
+    :func:`jacfwd`).
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> def product(x, y):
+        ...     return x * y
+        >>> ms.jacrev(product, grad_position=1)(ms.Tensor([1.0, 3.0]), ms.Tensor([2.0, 4.0]))
+        Tensor(shape=[2, 2], dtype=Float32, value=
+        [[1.00000000e+000, 0.00000000e+000],
+         [0.00000000e+000, 3.00000000e+000]])
+    """
+    return _ms_results(_functional.jacrev(_ms_arguments(fn), grad_position=grad_position,
+                                          has_aux=has_aux), compile_in_graph_mode=False)
+
+
+def check_hook_fn(hook_fn) -> None:
+    """MindSpore's check of a hook function (Cell hooks, ``ops.HookBackward``).
+
+    Example:
+        >>> from unigrad.compat.mindspore._transforms import check_hook_fn
+        >>> check_hook_fn(print)
+        >>> check_hook_fn(3)
+        Traceback (most recent call last):
+        ...
+        TypeError: Expected a callable hook function, but got int.
+    """
+    if not callable(hook_fn):
+        raise TypeError(f"Expected a callable hook function, but got {type(hook_fn).__name__}.")
 
 
 def get_grad(gradients, identifier):

@@ -30,12 +30,17 @@ Example:
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import numpy as np
 
 from ... import nn as _ugnn
 from ... import optim as _optim
 from ...optim.optimizer import check_bool, check_number, step_tensor
 from ._tensor import Parameter, ParameterTuple, to_ms
+from ._transforms import GradOperation, check_hook_fn
+from .common.initializer import initializer as _ms_initializer
 from .dtype import float32
 
 __all__ = ["Cell", "Dense", "SequentialCell", "CellList", "ReLU", "Tanh", "Sigmoid", "GELU",
@@ -45,7 +50,7 @@ __all__ = ["Cell", "Dense", "SequentialCell", "CellList", "ReLU", "Tanh", "Sigmo
            "TrainOneStepWithLossScaleCell", "DynamicLossScaleUpdateCell",
            "FixedLossScaleUpdateCell", "Optimizer", "SGD", "Momentum", "Adam", "AdamWeightDecay",
            "RMSProp", "Adagrad", "Adadelta", "AdaMax", "ASGD", "Rprop", "Lamb", "LARS", "Parameter",
-           "ParameterTuple"]
+           "ParameterTuple", "ForwardValueAndGrad"]
 
 
 def _ms_parameters(cell: _ugnn.Cell) -> None:
@@ -62,12 +67,27 @@ class Cell(_ugnn.Cell):
     MindSpore Tensors. ``repr`` is MindSpore's ``Name<...>``.
     """
 
+    _starts_training = False  # a new Cell is in evaluation mode until set_train()
+
     def __setattr__(self, name: str, value) -> None:
         if isinstance(value, _ugnn.Parameter):
             to_ms(value)
         elif isinstance(value, _ugnn.Cell):
             _ms_parameters(value)
         super().__setattr__(name, value)
+
+    def to_float(self, dst_type) -> Cell:
+        """``Cell.to_float(dst_type)``: this Cell and the Cells inside it compute in
+        ``dst_type`` (``ms.float16``/``ms.float32``); Parameters stay float32. Returns the Cell.
+
+        Example:
+            >>> import unigrad.compat.mindspore as ms
+            >>> from unigrad.compat.mindspore import nn
+            >>> nn.Dense(2, 1).to_float(ms.float16)(ms.Tensor([[0.1, 0.2]])).dtype
+            Float16
+        """
+        from .amp import cell_to_float
+        return cell_to_float(self, dst_type)
 
     def __call__(self, *args, **kwargs):
         return to_ms(super().__call__(*to_ms(args), **to_ms(kwargs)))
@@ -108,8 +128,149 @@ class Cell(_ugnn.Cell):
         """Text shown inside this Cell's ``<...>`` in ``repr`` (MindSpore's name)."""
         return self.extra_repr()
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if "bprop" in vars(cls):
+            cls.bprop = _input_gradients_of(vars(cls)["bprop"])
+
+    def register_forward_pre_hook(self, hook_fn: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False):
+        """``hook_fn(cell, inputs)`` runs before ``construct`` and may return replacement
+        inputs (``hook_fn(cell, args, kwargs)`` returning ``(args, kwargs)`` with
+        ``with_kwargs``); returns a handle whose ``remove()`` unregisters it.
+
+        Example:
+            >>> from unigrad.compat.mindspore import nn
+            >>> import unigrad.compat.mindspore as ms
+            >>> cell = nn.ReLU()
+            >>> handle = cell.register_forward_pre_hook(lambda cell, inputs: (inputs[0] * -1,))
+            >>> cell(ms.Tensor([-2.0]))
+            Tensor(shape=[1], dtype=Float32, value= [2.00000000e+000])
+            >>> handle.remove()
+        """
+        return super().register_forward_pre_hook(_ms_hook(hook_fn), prepend=prepend,
+                                                 with_kwargs=with_kwargs)
+
+    def register_forward_hook(self, hook_fn: Callable, *, prepend: bool = False,
+                              with_kwargs: bool = False, always_call: bool = False):
+        """``hook_fn(cell, inputs, outputs)`` runs after ``construct`` and may return
+        replacement outputs (``hook_fn(cell, args, kwargs, outputs)`` with ``with_kwargs``;
+        ``always_call`` runs it even when ``construct`` raises).
+
+        Example:
+            >>> from unigrad.compat.mindspore import nn
+            >>> import unigrad.compat.mindspore as ms
+            >>> cell = nn.ReLU()
+            >>> handle = cell.register_forward_hook(lambda cell, inputs, outputs: outputs + 1)
+            >>> cell(ms.Tensor([-2.0]))
+            Tensor(shape=[1], dtype=Float32, value= [1.00000000e+000])
+        """
+        return super().register_forward_hook(_ms_hook(hook_fn), prepend=prepend,
+                                             with_kwargs=with_kwargs, always_call=always_call)
+
+    def register_backward_hook(self, hook_fn: Callable):
+        """``hook_fn(cell, grad_input, grad_output)`` runs when the gradients of the Cell's
+        inputs are known (tuples, one entry per input and per output); it may return a
+        replacement ``grad_input`` tuple.
+
+        Example:
+            >>> from unigrad.compat.mindspore import nn
+            >>> import unigrad.compat.mindspore as ms
+            >>> cell = nn.ReLU()
+            >>> handle = cell.register_backward_hook(
+            ...     lambda cell, grad_input, grad_output: (grad_input[0] * 10,))
+            >>> ms.grad(cell)(ms.Tensor([1.0, -1.0]))
+            Tensor(shape=[2], dtype=Float32, value= [1.00000000e+001, 0.00000000e+000])
+        """
+        return self.register_full_backward_hook(_ms_hook(hook_fn))
+
+    def register_backward_pre_hook(self, hook_fn: Callable):
+        """``hook_fn(cell, grad_output)`` runs when the gradients of the Cell's outputs are
+        known, before its inputs' are computed; it may return a replacement ``grad_output``.
+
+        Example:
+            >>> from unigrad.compat.mindspore import nn
+            >>> import unigrad.compat.mindspore as ms
+            >>> cell = nn.ReLU()
+            >>> handle = cell.register_backward_pre_hook(
+            ...     lambda cell, grad_output: (grad_output[0] * 3,))
+            >>> ms.grad(cell)(ms.Tensor([1.0, -1.0]))
+            Tensor(shape=[2], dtype=Float32, value= [3.00000000e+000, 0.00000000e+000])
+        """
+        return self.register_full_backward_pre_hook(_ms_hook(hook_fn))
+
     def __repr__(self) -> str:
         return _cell_repr(self)
+
+
+class ForwardValueAndGrad(Cell):
+    """``ForwardValueAndGrad(network, weights=None, get_all=False, get_by_list=False,
+    sens_param=False)``: a Cell whose call returns ``(network(*inputs), grads)``, the
+    gradients structured as ``ops.GradOperation(get_all, get_by_list, sens_param)``'s
+    (with ``sens_param`` the last input is the sensitivity).
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> from unigrad.compat.mindspore import nn
+        >>> dense = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
+        >>> loss, grads = nn.ForwardValueAndGrad(dense, weights=dense.trainable_params(),
+        ...                                      get_by_list=True)(ms.Tensor([[1.0, 2.0]]))
+        >>> print(loss, grads[0], grads[1])
+        [[3.]] [[1. 2.]] [1.]
+    """
+
+    def __init__(self, network, weights=None, get_all: bool = False, get_by_list: bool = False,
+                 sens_param: bool = False):
+        super().__init__(auto_prefix=False)
+        _check_forward_value_and_grad(network, weights, get_all, get_by_list)
+        self.network = network
+        self.weights = weights
+        self.get_all = get_all
+        self.get_by_list = get_by_list
+        self.sens_param = sens_param
+        self.grad = GradOperation(get_all=get_all, get_by_list=get_by_list,
+                                  sens_param=sens_param)
+
+    def construct(self, *inputs):
+        loss = self.network(*(inputs[:-1] if self.sens_param else inputs))
+        weights = self.weights if self.get_by_list else None
+        return loss, self.grad(self.network, weights)(*inputs)
+
+
+def _check_forward_value_and_grad(network, weights, get_all, get_by_list) -> None:
+    prefix = "For 'ForwardValueAndGrad', "
+    if not callable(network):
+        raise TypeError(f"{prefix}the argument 'network' must be cell, function type or method "
+                        f"type, but got '{type(network)}'")
+    for name, flag in (("get_all", get_all), ("get_by_list", get_by_list)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{prefix}the type of '{name}' must be bool, but got '{type(flag)}'")
+    if get_by_list and not isinstance(weights, (tuple, list, ParameterTuple)):
+        raise TypeError(f"{prefix}when 'get_by_list' is set to True, the argument 'weights' "
+                        f"must be Parameters array, but got '{type(weights)}'")
+
+
+def _ms_hook(hook_fn: Callable) -> Callable:
+    """``hook_fn`` seeing MindSpore Tensors (the engine hands it unigrad ones)."""
+    check_hook_fn(hook_fn)
+
+    @functools.wraps(hook_fn)
+    def call(cell, *values):
+        return hook_fn(cell, *to_ms(values))
+    return call
+
+
+def _input_gradients_of(bprop: Callable) -> Callable:
+    """A Cell's ``bprop`` returning only its inputs' gradients: MindSpore's
+    ``return (dx,), {param: dparam}`` form is accepted and, as in PyNative mode, the
+    Parameters' entries are dropped (they get no gradient through the Cell)."""
+    @functools.wraps(bprop)
+    def call(*args):
+        result = bprop(*to_ms(args))
+        if isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], dict):
+            return result[0]
+        return result
+    return call
 
 
 def _cell_repr(cell: _ugnn.Cell) -> str:
@@ -136,6 +297,10 @@ class Dense(Cell, _ugnn.Dense):
 
     def __init__(self, in_channels: int, out_channels: int, weight_init=None, bias_init=None,
                  has_bias: bool = True, activation=None, dtype=float32):
+        if weight_init is not None:  # MindSpore's initializers, names and Tensors
+            weight_init = _ms_initializer(weight_init, (out_channels, in_channels), dtype)
+        if has_bias and bias_init is not None:
+            bias_init = _ms_initializer(bias_init, (out_channels,), dtype)
         _ugnn.Dense.__init__(self, in_channels, out_channels, weight_init, bias_init, has_bias,
                              activation, dtype)
 
@@ -210,20 +375,37 @@ class Flatten(Cell, _ugnn.Flatten):
 
 
 class Dropout(Cell, _ugnn.Dropout):
-    """``nn.Dropout(keep_prob=None, p=None, dtype=ms.float32)``: zero elements with
-    probability ``p`` (or ``1 - keep_prob``; 0.5 when neither is given) in training."""
+    """``nn.Dropout(keep_prob=0.5, p=None, dtype=ms.float32)``: in training, zeroes elements
+    with probability ``p`` when it is given (``keep_prob`` is then ignored), else
+    ``1 - keep_prob``; the others are scaled by ``1 / (1 - rate)``.
 
-    def __init__(self, keep_prob: float | None = None, p: float | None = None, dtype=float32):
-        if keep_prob is not None and p is not None:
-            raise ValueError("For 'Dropout', 'keep_prob' and 'p' can not be given at the same "
-                             "time")
-        if keep_prob is not None:
-            _ugnn.Dropout.__init__(self, keep_prob=keep_prob)
+    Raises:
+        TypeError: When ``keep_prob`` is not a float or ``p`` not a number.
+        ValueError: When ``keep_prob`` is outside ``(0, 1]`` or ``p`` outside ``[0, 1)``.
+    """
+
+    def __init__(self, keep_prob: float = 0.5, p: float | None = None, dtype=float32):
+        if p is None:
+            if not isinstance(keep_prob, float):
+                raise TypeError(f"For 'Dropout', the type of 'keep_prob' should be 'float', but "
+                                f"got type '{type(keep_prob).__name__}'.")
+            if keep_prob <= 0 or keep_prob > 1:
+                raise ValueError(f"For 'Dropout', the 'keep_prob' must be a number in range "
+                                 f"(0, 1], but got {keep_prob}.")
+            rate = 1.0 - keep_prob
         else:
-            _ugnn.Dropout.__init__(self, 0.5 if p is None else p)
+            if isinstance(p, bool) or not isinstance(p, (float, int)):
+                raise TypeError(f"For 'Dropout', the type of 'p' should be one of "
+                                f"'['float', 'int']', but got type '{type(p).__name__}'.")
+            if p < 0 or p >= 1:
+                raise ValueError(f"For 'Dropout', the 'p' must be a number in range [0, 1), "
+                                 f"but got {p}.")
+            rate = p
+        _ugnn.Dropout.__init__(self, rate)
+        self.keep_prob, self._p_given = keep_prob, p is not None
 
     def extra_repr(self) -> str:
-        return f"p={self.p}"
+        return f"p={self.p}" if self._p_given else f"keep_prob={self.keep_prob}"
 
 
 class Identity(Cell, _ugnn.Identity):
@@ -675,3 +857,17 @@ class Rprop(_MindSporeRule, _optim.Rprop):
         self.defaults["weight_decay"] = decay
         for group in self.param_groups:
             group.setdefault("weight_decay", decay)
+
+def __getattr__(name: str):
+    """``mindspore.nn`` re-exports the metrics of ``mindspore.train`` (imported on first use:
+    ``train`` imports this module)."""
+    if name in ("Metric", "Accuracy", "MAE", "MSE", "Loss"):
+        from .train import metrics
+        return getattr(metrics, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+from ._nn_layers import *  # noqa: E402, F403 - the layers with MindSpore's defaults
+from ._nn_layers import __all__ as _layer_names  # noqa: E402
+
+__all__ = [*__all__, *_layer_names]

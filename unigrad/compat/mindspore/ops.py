@@ -1040,10 +1040,14 @@ def depend(value, expr):
 
 partial = functools.partial
 
+# the decompositions (svd, qr, pinv) use the helpers above
+from ._decompositions_ops import *  # noqa: E402, F403
+
+# the composites (HookBackward, MultitypeFuncGraph, Map, Partial) build on Primitive
+from ._functional_composite import *  # noqa: E402, F403
+
 # the integer, bitwise and statistics functions (bitwise_and, gcd, cov, cdist...) use the
 # helpers above, as do the layout functions (hstack, meshgrid, diag, roll, tensor_split...)
-# (and the decompositions: svd, qr, pinv)
-from ._decompositions_ops import *  # noqa: E402, F403
 from ._integer_statistics_ops import *  # noqa: E402, F403
 from ._layout_ops import *  # noqa: E402, F403
 
