@@ -1057,6 +1057,9 @@ from ._linalg_solvers_ops import *  # noqa: E402, F403
 # the predicates, spacings and products (isneginf, logspace, tensor_dot, addmm...) likewise
 from ._numeric_products_ops import *  # noqa: E402, F403
 
+# the operator classes of one table (Sin(), ArgMaxWithValue()...): their functions, lazily
+from ._primitive_classes import *  # noqa: E402, F403
+
 # the scatter / mask functions (index_add, tensor_scatter_elements, nonzero...) likewise
 from ._scatter_ops import *  # noqa: E402, F403
 
