@@ -85,3 +85,49 @@ def test_arguments_of_a_compiling_call_go_without_the_cyclic_collector():
     finally:
         if enabled:
             gc.enable()
+
+
+_KERNEL_PROGRAM = """
+import unigrad as ug
+f = ug.jit(lambda x: ug.tanh(x) * 2.0 + ug.exp(x) * ug.sin(x))
+print(float(f(ug.ones(5)).sum()))
+"""
+
+
+def _run_program(cache: str) -> str:
+    import os
+    import subprocess
+    import sys
+    environment = dict(os.environ, UNIGRAD_CACHE_DIR=cache)
+    completed = subprocess.run([sys.executable, "-c", _KERNEL_PROGRAM], capture_output=True,
+                               text=True, env=environment, timeout=300)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    return completed.stdout
+
+
+def test_fused_kernels_are_compiled_once_per_machine(tmp_path):
+    first = _run_program(str(tmp_path))
+    kernels = tmp_path / "kernels"
+    sources = sorted(path.name for path in kernels.glob("kernel_*.py"))
+    compiled = sorted(path.name for path in kernels.rglob("*.nbc"))
+    assert len(sources) == 1 and compiled  # the source and numba's machine code are kept
+    assert _run_program(str(tmp_path)) == first  # the next process loads them
+    assert sorted(path.name for path in kernels.glob("kernel_*.py")) == sources
+
+
+def test_without_a_usable_cache_directory_kernels_compile_in_memory(tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a directory")
+    expected = _run_program("")  # UNIGRAD_CACHE_DIR empty: no disk cache
+    assert _run_program(str(blocker)) == expected  # cannot be created: compiled in memory
+    assert not (tmp_path / "kernels").exists()
+
+
+def test_the_kernel_directory_is_bounded(tmp_path, monkeypatch):
+    from unigrad.graph import kernel_cache
+    monkeypatch.setenv("UNIGRAD_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(kernel_cache, "MAXIMUM_KERNELS", 5)
+    for value in range(8):
+        lines = ["@_numba.njit", "def kernel(x):", f"    return x + {value}", ""]
+        assert kernel_cache.load_kernel("\n".join(lines))(1) == 1 + value
+    assert len(list((tmp_path / "kernels").glob("kernel_*.py"))) <= 6

@@ -27,6 +27,7 @@ import math
 import numpy as np
 
 from .ir import Eqn, Graph, Var
+from .kernel_cache import load_kernel
 
 _MINIMUM_GROUP = 2  # a lone op gains nothing from a compiled loop
 
@@ -113,11 +114,9 @@ class FusedKernel:
         so a retrace or another function with the same loop compiles nothing new)."""
         if self._kernel is None:
             kernel = _DISPATCHERS.get(self.source)
-            if kernel is None:
-                import numba
-                scope = {"np": np, "_numba": numba}
-                exec(compile(_HELPERS + self.source, "<unigrad fused kernel>", "exec"), scope)  # noqa: S102
-                kernel = _DISPATCHERS.setdefault(self.source, scope["kernel"])
+            if kernel is None:  # compiled once per machine (numba's on-disk cache)
+                kernel = _DISPATCHERS.setdefault(self.source,
+                                                 load_kernel(_HELPERS + self.source))
             self._kernel = kernel
         return self._kernel
 
@@ -206,7 +205,7 @@ def _kernel_source(body: Graph) -> str:
         lines.append(f"    o{index} = y{index}.reshape(y{index}.size)")
         loop.append(f"        o{index}[i] = {names[var]}")
     header = f"def kernel({', '.join(inputs + outputs)}):"
-    return "\n".join(["@_numba.njit(cache=False, error_model=\"numpy\")", header] + lines +
+    return "\n".join(["@_numba.njit(error_model=\"numpy\")", header] + lines +
                      ["    for i in range(y0.size):"] + loop) + "\n"
 
 
