@@ -24,6 +24,7 @@ import importlib.util
 import os
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +32,7 @@ import numpy as np
 __all__ = ["load_kernel", "cache_directory"]
 
 MAXIMUM_KERNELS = 2000  # kernels kept on disk; beyond it the least recently written go
+_LOADING = threading.Lock()
 
 _PREAMBLE = "import numpy as np\nimport numba as _numba\n"
 
@@ -73,16 +75,17 @@ def _from_file(directory: Path, source: str, name: str):
         os.replace(temporary, path)
         _prune(directory)
     module_name = f"unigrad_kernel_{digest}"
-    module = sys.modules.get(module_name)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module  # numba's cached code finds its module by name
-        try:
-            spec.loader.exec_module(module)
-        except BaseException:
-            del sys.modules[module_name]
-            raise
+    with _LOADING:  # another thread must not see the module before it is complete
+        module = sys.modules.get(module_name)
+        if module is None:
+            spec = importlib.util.spec_from_file_location(module_name, path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[module_name] = module  # numba's cached code finds its module by name
+            try:
+                spec.loader.exec_module(module)
+            except BaseException:
+                del sys.modules[module_name]
+                raise
     return getattr(module, name)
 
 
