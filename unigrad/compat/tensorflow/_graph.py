@@ -435,7 +435,8 @@ class Operation:
     """
 
     def __init__(self, graph: Graph, name: str, type_name: str, inputs: list,
-                 output_shapes: list, kernel: Callable, control_inputs: list | None = None):
+                 output_shapes: list, kernel: Callable | None,
+                 control_inputs: list | None = None):
         self.graph = graph
         self.name = graph.unique_name(name)
         self.type = type_name
@@ -460,22 +461,21 @@ class Operation:
 
 
 class _PlaceholderKernel:
-    """A placeholder computes nothing: running it unfed is an error."""
+    """A placeholder computes nothing: running its operation unfed is an error."""
 
-    def __init__(self, name: str, symbol_of: Callable):
-        self.name = name
-        self.symbol_of = symbol_of
+    def __init__(self, operation: Operation):
+        self.operation = operation
 
     def __call__(self, values: dict) -> list:
-        symbol = self.symbol_of()
+        symbol = self.operation.outputs[0]._data
         dims = symbol.dimensions()
         shape = "<unknown>" if dims is None else \
             "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
         kind = {"f": "float", "i": "int", "u": "uint", "b": "bool", "c": "complex"}.get(
             symbol.dtype.kind, str(symbol.dtype))
         raise InvalidArgumentError(None, None, f"You must feed a value for placeholder tensor "
-                                               f"'{self.name}' with dtype {kind} and shape "
-                                               f"{shape}")
+                                               f"'{self.operation.name}' with dtype {kind} and "
+                                               f"shape {shape}")
 
 
 class CallKernel:
@@ -565,11 +565,8 @@ def placeholder(dtype, shape=None, name: str | None = None) -> SymbolicTensor:
             shape.as_list()
         shapes = (tuple(_PROBE_SIZES[0] if d is None else d for d in dims),
                   tuple(_PROBE_SIZES[1] if d is None else d for d in dims), numpy_dtype, True)
-    holder: list = []
-    kernel = _PlaceholderKernel("", lambda: holder[0]._data)
-    operation = Operation(graph, name or "Placeholder", "Placeholder", [], [shapes], kernel)
-    kernel.name = operation.name
-    holder.append(operation.outputs[0])
+    operation = Operation(graph, name or "Placeholder", "Placeholder", [], [shapes], None)
+    operation.kernel = _PlaceholderKernel(operation)
     return operation.outputs[0]
 
 
@@ -742,6 +739,11 @@ def _abstract(value, alternate: bool):
     return value
 
 
+def _ranks_known(args: tuple) -> bool:
+    """Whether every tensor operand has a known rank (else the result's rank is unknown)."""
+    return all(_shapes_of(a)[3] for a in args if isinstance(a, (_UgTensor, Symbol)))
+
+
 def _primitive_shapes(prim, args: tuple, params: dict) -> tuple:
     """The probe shapes of ``prim(*args)``: dimensions that differ between the probes are
     unknown; so is the rank of a result of an operand of unknown rank."""
@@ -752,15 +754,13 @@ def _primitive_shapes(prim, args: tuple, params: dict) -> tuple:
         alternate = tuple(-1 for _ in shape)  # sizes baked from the first probe: unknown
     if len(alternate) != len(shape):
         alternate = tuple(-1 for _ in shape)
-    rank_known = all(_shapes_of(a)[3] for a in args if isinstance(a, (_UgTensor, Symbol)))
-    return tuple(shape), tuple(alternate), dtype, rank_known
+    return tuple(shape), tuple(alternate), dtype, _ranks_known(args)
 
 
 def _probe_primitive(prim, args: tuple, params: dict):
     """A probe result: the shape rule on the shapes of the probe now running."""
     shape, dtype = prim.shape(*(_abstract(a, bool(_building.view)) for a in args), **params)
-    rank_known = all(_shapes_of(a)[3] for a in args if isinstance(a, (_UgTensor, Symbol)))
-    shapes = (tuple(shape), tuple(shape), dtype, rank_known)
+    shapes = (tuple(shape), tuple(shape), dtype, _ranks_known(args))
     if not any(isinstance(arg, _UgTensor) for arg in args):
         return Symbol(*shapes)
     return _new_tensor(None, 0, shapes)

@@ -31,6 +31,7 @@ import unigrad.nn.functional as F
 from .. import nn as _nn
 from .._tensor import Tensor, _dtype, as_tf, convert_to_tensor
 from ..math import divide_no_nan
+from ._registry import deserialized, serialized
 from .backend import to_snake_case, unique_name
 
 __all__ = ["Loss", "LossFunctionWrapper", "MeanSquaredError", "MeanAbsoluteError",
@@ -925,10 +926,7 @@ def serialize(loss) -> dict | str:
         >>> tf.keras.losses.serialize(tf.keras.losses.Huber(delta=2.0))["config"]["name"]
         'huber_loss'
     """
-    if isinstance(loss, Loss):
-        return {"module": "keras.losses", "class_name": type(loss).__name__,
-                "config": loss.get_config(), "registered_name": None}
-    return loss.__name__
+    return serialized(loss, Loss, "keras.losses")
 
 
 def deserialize(name, custom_objects: dict | None = None):
@@ -943,15 +941,7 @@ def deserialize(name, custom_objects: dict | None = None):
         >>> tf.keras.losses.deserialize(config).name
         'huber_loss'
     """
-    objects = {**_BY_NAME, **(custom_objects or {})}
-    if isinstance(name, dict):
-        cls = objects.get(name.get("class_name"))
-        if cls is None:
-            raise ValueError(f"Could not interpret loss identifier: {name}")
-        return cls.from_config(name.get("config", {}))
-    if name not in objects:
-        raise ValueError(f"Could not interpret loss identifier: {name}")
-    return objects[name]
+    return deserialized(name, {**_BY_NAME, **(custom_objects or {})}, "loss")
 
 
 def get(identifier):

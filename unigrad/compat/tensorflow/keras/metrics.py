@@ -30,6 +30,7 @@ import numpy as np
 import unigrad as ug
 
 from .._tensor import _dtype, as_tf
+from ._registry import deserialized, serialized
 from .backend import to_snake_case
 from .layers.base import KerasVariable
 from .losses import _FUNCTIONS as _loss_functions
@@ -1482,10 +1483,7 @@ def serialize(metric) -> dict | str:
         >>> tf.keras.metrics.serialize(tf.keras.metrics.Mean())["class_name"]
         'Mean'
     """
-    if isinstance(metric, Metric):
-        return {"module": "keras.metrics", "class_name": type(metric).__name__,
-                "config": metric.get_config(), "registered_name": None}
-    return metric.__name__
+    return serialized(metric, Metric, "keras.metrics")
 
 
 def deserialize(config, custom_objects: dict | None = None):
@@ -1499,15 +1497,7 @@ def deserialize(config, custom_objects: dict | None = None):
         >>> tf.keras.metrics.deserialize({"class_name": "Mean", "config": {"name": "m"}}).name
         'm'
     """
-    objects = {**_BY_NAME, **(custom_objects or {})}
-    if isinstance(config, dict):
-        cls = objects.get(config.get("class_name"))
-        if cls is None:
-            raise ValueError(f"Could not interpret metric identifier: {config}")
-        return cls.from_config(config.get("config", {}))
-    if config not in objects:
-        raise ValueError(f"Could not interpret metric identifier: {config}")
-    return objects[config]
+    return deserialized(config, {**_BY_NAME, **(custom_objects or {})}, "metric")
 
 
 def get(identifier):
