@@ -21,13 +21,13 @@ from ..ops.spec import OpSpec, Sample
 SPECS, _ = harness.load_specs()
 CASES, _ = harness.build_cases(SPECS)
 
-# random ops draw at run time; inside ug.jit they refuse to be traced (tested in test_jit.py)
-RANDOM_SPECS = {"dropout", "rrelu_training", "gumbel_softmax_rows"}
+# random ops (dropout, rrelu, the random primitives) seed inside themselves: under ug.jit the
+# seeding and the draws happen at every call, so they are checked like every other op
 PARAMS = [pytest.param(case.spec, case.sample, id=case.case_id) for case in CASES
-          if case.spec.name not in RANDOM_SPECS and case.spec.jit]
+          if case.spec.jit]
 GRADIENT_PARAMS = [pytest.param(case.spec, case.sample, id=case.case_id) for case in CASES
                    if case.spec.grad and case.sample.differentiable_indices()
-                   and case.spec.name not in RANDOM_SPECS and case.spec.jit]
+                   and case.spec.jit]
 # ops whose result's shape depends on the values: ug.jit refuses them
 REFUSED_PARAMS = [pytest.param(case.spec, case.sample, id=case.case_id) for case in CASES
                   if not case.spec.jit]

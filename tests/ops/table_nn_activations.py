@@ -122,8 +122,8 @@ OPS = [
     OpSpec("prelu", F.prelu, prelu_reference, prelu_samples),
     OpSpec("glu", F.glu, glu_reference, glu_samples),
     OpSpec("softmin", F.softmin, softmin_reference, softmax_samples),
-    # random ops: vmap's default randomness="error" refuses them, as torch.func does, and
-    # ug.jit refuses to trace their draws (tests/graph/test_jit_op_table.py: RANDOM_SPECS)
+    # random ops: vmap's default randomness="error" refuses them, as torch.func does; they
+    # reseed inside themselves, so ug.jit (which draws at every call) gives eager's values
     OpSpec("rrelu_training", seeded(rrelu_training), None,
            activation_samples(away_from(0.0)), vmap=False),
     OpSpec("gumbel_softmax_rows", gumbel_check,

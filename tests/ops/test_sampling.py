@@ -454,13 +454,6 @@ def test_vmap_randomness_policy():
         ug.vmap(ug.poisson)(rates)
 
 
-def test_jit_refuses_like_rand():
-    for sampler in (lambda v: v + ug.normal(v, 1.0), lambda v: v + ug.randperm(3),
-                    lambda v: v + ug.randint(0, 3, (3,)), lambda v: v.clone().uniform_()):
-        with pytest.raises(NotImplementedError, match="inside ug.jit"):
-            ug.jit(sampler)(ug.zeros(3))
-
-
 # ----------------------------------------------------------------------------- defaults
 
 def test_default_dtype_switching():

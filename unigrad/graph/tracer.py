@@ -120,7 +120,8 @@ class Tracer(AbstractArray):
         return _concretization_error(what)
 
     def _check_alive(self) -> None:
-        if self.trace is not _local.trace:
+        trace = _local.trace
+        if self.trace is not trace and (trace is None or not trace.encloses(self.trace)):
             raise _leak_error(self)
 
     def __setitem__(self, index, value):
@@ -177,6 +178,7 @@ class Capture:
     grad_var: Var | None = None        # an input reading the tensor's existing .grad
     grad_tracer: Tensor | None = None  # the Tensor standing for that existing .grad
     grad_present: bool | None = None   # guard: whether .grad must be present (None: any)
+    grad_outer: Tensor | None = None   # the .grad read (an enclosing trace's view of it)
 
     @property
     def var(self) -> Var:
@@ -258,10 +260,10 @@ class Trace:
         if record is not None:
             return record
         data = tensor._data
-        if type(data) is Tracer:
-            if data.trace is not self:
-                raise _leak_error(data)
+        if type(data) is Tracer and data.trace is self:
             raise ValueError("a tensor made during the trace has no contents to capture")
+        if type(data) is Tracer and not self.encloses(data.trace):
+            raise _leak_error(data)
         storage = None if source is not None else self._storage_of(data)
         alias = storage is not None
         if storage is None:
@@ -279,6 +281,27 @@ class Trace:
         storage = self.storages.get(id(data))
         return storage if storage is not None and storage.data is data else None
 
+    def encloses(self, other: Trace) -> bool:
+        """Whether ``other`` is a trace this one was opened inside (a branch or loop body
+        traced while ``other`` traces the enclosing function): its values are inputs here."""
+        outer = self._previous if self.active else None
+        while outer is not None:
+            if outer is other:
+                return True
+            outer = outer._previous if outer.active else None
+        return False
+
+    def outer_value(self, tracer: Tracer) -> Storage:
+        """The storage standing for a bare value of an enclosing trace (an input of this one)."""
+        if not self.encloses(tracer.trace):
+            raise _leak_error(tracer)
+        storage = self._storage_of(tracer)
+        if storage is None:
+            var = Var(tracer.shape, tracer.dtype)
+            self.inputs.append(var)
+            storage = self.storages[id(tracer)] = Storage(tracer, var, Tracer(var, self))
+        return storage
+
     def _record_of(self, tensor: Tensor) -> Capture | None:
         """The view of a tensor holding concrete data, captured now if needed; None for a
         constant made during the trace."""
@@ -294,9 +317,7 @@ class Trace:
         concrete array of a constant made during the trace (or another interpreter's value,
         as it is)."""
         data = tensor._data
-        if type(data) is Tracer:
-            if data.trace is not self:
-                raise _leak_error(data)
+        if type(data) is Tracer and data.trace is self:
             return data
         if _is_foreign(data):
             return data
@@ -307,7 +328,7 @@ class Trace:
         """The traced contents of ``tensor`` if the trace has them, else ``tensor._data``
         (nothing is captured)."""
         data = tensor._data
-        if type(data) is Tracer or _is_foreign(data):
+        if (type(data) is Tracer and data.trace is self) or _is_foreign(data):
             return data
         record = self.captures.get(id(tensor))
         if record is not None:
@@ -327,7 +348,9 @@ class Trace:
         """Whether ``tensor`` comes from outside the trace (its contents are, or become on
         first use, a graph input), rather than being made during it."""
         data = tensor._data
-        if type(data) is Tracer or _is_foreign(data):
+        if type(data) is Tracer:
+            return data.trace is not self  # an enclosing trace's value comes from outside
+        if _is_foreign(data):
             return False
         return id(tensor) in self.captures or self._storage_of(data) is not None \
             or not self.is_created(tensor)
@@ -376,7 +399,10 @@ class Trace:
             return tensor._grad
         if not record.grad_resolved:
             record.grad_resolved = True
-            grad = tensor._grad
+            outer = self._previous if self.active else None
+            # inside a branch or loop body: the .grad the enclosing function sees at this point
+            grad = tensor._grad if outer is None else outer.grad_of(tensor)
+            record.grad_outer = grad
             record.grad_present = grad is not None
             if grad is not None:
                 grad_data = grad._data
@@ -434,7 +460,7 @@ class Trace:
                 if value._requires_grad:
                     requires_grad = True
                 data = value._data
-                if type(data) is not Tracer:
+                if type(data) is not Tracer or data.trace is not self:
                     record = captures.get(id(value))
                     if record is None:
                         record = self._record_of(value)
@@ -442,13 +468,11 @@ class Trace:
                             operands.append(Literal(data))
                             continue
                     data = record.storage.value
-                elif data.trace is not self:
-                    raise _leak_error(data)
                 operands.append(data.var)
                 traced = True
             elif type(value) is Tracer:
                 if value.trace is not self:
-                    raise _leak_error(value)
+                    value = self.outer_value(value).value
                 operands.append(value.var)
                 traced = True
             else:
@@ -462,10 +486,11 @@ class Trace:
             prim, params, dynamic = lift(prim, params, _is_tracer)
             for tracer in dynamic:
                 if tracer.trace is not self:
-                    raise _leak_error(tracer)
+                    tracer = self.outer_value(tracer).value
                 operands.append(tracer.var)
             traced = True
-        if not traced:  # constants only: fold now
+        if not traced and not prim.impure:  # constants only: fold now (an impure op, a
+            # random draw or a print, runs at every call of the compiled function instead)
             values = [operand.value for operand in operands]
             out = prim.impl(*values, **params) if params else prim.impl(*values)
             if not isinstance(out, ndarray) and hasattr(out, "dtype"):
@@ -490,9 +515,7 @@ class Trace:
         made during the trace is written directly.
         """
         data = tensor._data
-        if type(data) is Tracer:
-            if data.trace is not self:
-                raise _leak_error(data)
+        if type(data) is Tracer and data.trace is self:
             self._check_not_view(data)
             record = None
         elif _is_foreign(data):
@@ -558,7 +581,7 @@ class Trace:
         """The graph operand for a value found in the traced function's results."""
         if type(value) is Tracer:
             if value.trace is not self:
-                raise _leak_error(value)
+                return self.outer_value(value).value.var
             return value.var
         return Literal(value)
 

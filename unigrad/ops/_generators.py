@@ -8,6 +8,12 @@ A generator's state is a uint8 tensor (:meth:`Generator.get_state`) of
 :data:`STATE_BYTES` bytes: the seed, PCG64's 128-bit state and increment, and
 its buffered 32-bit half-word, little-endian; it round-trips exactly.
 
+Seeding, reading and restoring the state are primitives
+(:mod:`unigrad.ops.random_draw`), as drawing is: inside ``ug.jit`` they happen
+at every call of the compiled function, in program order with the draws, so
+``manual_seed(0)`` or ``set_state(saved)`` inside a jitted function replays the
+same numbers at each call, as it does eagerly. Tracing never changes a generator.
+
 Example:
     >>> import unigrad as ug
     >>> g = ug.Generator().manual_seed(5)
@@ -26,6 +32,7 @@ import numpy as np
 
 from .. import backend
 from ..tensor import Tensor, _make_tensor
+from ._primitive import bind
 
 LOCK = threading.Lock()
 
@@ -70,11 +77,15 @@ class Generator:
         seed = int(seed)
         if not -2 ** 63 <= seed < _SEED_MODULUS:
             raise ValueError("Overflow when unpacking long long")
-        seed %= _SEED_MODULUS
+        from .random_draw import random_seed_p
+        bind(random_seed_p, generator=self, seed=seed % _SEED_MODULUS)
+        return self
+
+    def _reseed(self, seed: int) -> None:
+        """Seed now (``random_seed``'s kernel; ``seed`` already checked, in [0, 2**64))."""
         with LOCK:
             self._seed = seed
             self._numpy.bit_generator.state = np.random.PCG64(seed).state
-        return self
 
     def seed(self) -> int:
         """Seed from the operating system's entropy; returns the new seed."""
@@ -88,13 +99,8 @@ class Generator:
 
     def get_state(self) -> Tensor:
         """The generator's full state as a uint8 tensor (see the module docstring)."""
-        with LOCK:
-            state = self._numpy.bit_generator.state
-        values = {"seed": self._seed, "state": state["state"]["state"],
-                  "inc": state["state"]["inc"], "has_uint32": state["has_uint32"],
-                  "uinteger": state["uinteger"]}
-        data = b"".join(int(values[name]).to_bytes(size, "little") for name, size in _FIELDS)
-        return _make_tensor(np.frombuffer(data, dtype=np.uint8).copy())
+        from .random_draw import random_state_p
+        return _make_tensor(bind(random_state_p, generator=self))
 
     def set_state(self, new_state: Tensor) -> Generator:
         """Restore a state from :meth:`get_state`; returns self."""
@@ -106,7 +112,24 @@ class Generator:
         if new_state._data.size != STATE_BYTES:
             raise RuntimeError(f"Expected a generator state of size {STATE_BYTES} but found the "
                                f"input RNG state size to be {new_state._data.size}")
-        data = backend.to_numpy(new_state._data).reshape(-1).tobytes()
+        from .random_draw import random_set_state_p
+        bind(random_set_state_p, new_state.detach(), generator=self)
+        return self
+
+    def _state_bytes(self) -> np.ndarray:
+        """The state now, as :data:`STATE_BYTES` uint8 values (``random_state``'s kernel)."""
+        with LOCK:
+            state = self._numpy.bit_generator.state
+            seed = self._seed
+        values = {"seed": seed, "state": state["state"]["state"],
+                  "inc": state["state"]["inc"], "has_uint32": state["has_uint32"],
+                  "uinteger": state["uinteger"]}
+        data = b"".join(int(values[name]).to_bytes(size, "little") for name, size in _FIELDS)
+        return np.frombuffer(data, dtype=np.uint8).copy()
+
+    def _restore(self, state_bytes) -> None:
+        """Restore a state from :meth:`_state_bytes`' layout now (``random_set_state``'s kernel)."""
+        data = backend.to_numpy(state_bytes).reshape(-1).tobytes()
         values, offset = {}, 0
         for name, size in _FIELDS:
             values[name] = int.from_bytes(data[offset:offset + size], "little")
@@ -117,10 +140,10 @@ class Generator:
         with LOCK:
             self._numpy.bit_generator.state = state
             self._seed = values["seed"]
-        return self
 
 
-default_generator = Generator().manual_seed(0)
+default_generator = Generator()
+default_generator._reseed(0)
 
 
 def numpy_generator(generator: Generator | None) -> np.random.Generator:

@@ -4,7 +4,8 @@
 Each takes ``generator=``, returns the tensor, bumps its version counter and
 refuses a leaf that requires grad (outside ``no_grad``). On a tensor with a
 history the new values have zero gradient, as in PyTorch. Under ``ug.vmap``
-they follow the ``randomness`` flag; inside ``ug.jit`` they are refused.
+they follow the ``randomness`` flag; inside ``ug.jit`` they draw at every call
+(:mod:`unigrad.ops.random_draw`).
 
 Example:
     >>> import unigrad as ug
@@ -25,7 +26,7 @@ from .. import _state
 from ..interpreters.batching import per_example
 from ..tensor import Tensor, _make_tensor
 from ._generators import Generator
-from .creation import _TORCH_NAMES, _draw, _draw_values, _not_implemented
+from .creation import _TORCH_NAMES, _draw, _not_implemented
 from .elementwise import cast, where
 from .inplace import apply_inplace
 from .registry import op
@@ -61,12 +62,13 @@ def _write(self: Tensor, value: Tensor) -> Tensor:
     return self
 
 
-def _fill(self: Tensor, name: str, generator, sample) -> Tensor:
-    """Fill ``self`` with ``sample(numpy_generator, shape)`` (float64 or integer draws)."""
+def _fill(self: Tensor, name: str, generator, distribution: str, arguments: tuple) -> Tensor:
+    """Fill ``self`` with samples of ``distribution`` (:mod:`unigrad.ops.random_draw`)."""
     if not isinstance(self, Tensor):
         raise TypeError(f"{name}() needs a Tensor, got {type(self).__name__}")
     self._leaf_inplace_check()
-    array, levels = _draw_values(name, generator, tuple(self.shape), sample, self._data.dtype)
+    array, levels = _draw(name, generator, tuple(self.shape), distribution, arguments,
+                          self._data.dtype)
     return _write(self, per_example(_make_tensor(array), levels))
 
 
@@ -101,8 +103,7 @@ def uniform_(self: Tensor, *args, generator: Generator | None = None, **kwargs) 
     if low > high:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={low} > to={high}")
-    return _fill(self, "uniform_", generator,
-                 lambda rng, shape: low + (high - low) * rng.random(shape))
+    return _fill(self, "uniform_", generator, "uniform", (low, high))
 
 
 @op(methods=("normal_",))
@@ -120,8 +121,7 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     if self._data.dtype.kind == "c":  # PyTorch: each part N(mean, std**2 / 2)
         std = std / math.sqrt(2.0)
-    return _fill(self, "normal_", generator,
-                 lambda rng, shape: mean + std * rng.standard_normal(shape))
+    return _fill(self, "normal_", generator, "normal", (mean, std))
 
 
 @op(methods=("exponential_",))
@@ -137,8 +137,7 @@ def exponential_(self: Tensor, lambd: float = 1.0, *,
     _require_continuous(self, "Exponential")
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
-    return _fill(self, "exponential_", generator,
-                 lambda rng, shape: rng.exponential(1.0 / lambd, shape))
+    return _fill(self, "exponential_", generator, "exponential", (1.0 / lambd,))
 
 
 def _random_bounds(self: Tensor, args: tuple, kwargs: dict) -> tuple:
@@ -185,9 +184,7 @@ def random_(self: Tensor, *args, generator: Generator | None = None, **kwargs) -
         [3, 4]
     """
     low, high = _random_bounds(self, args, kwargs)
-    return _fill(self, "random_", generator,
-                 lambda rng, shape: rng.integers(low, high, size=shape, dtype=np.int64)
-                 if high <= 2 ** 63 else rng.integers(low, high, size=shape, dtype=np.uint64))
+    return _fill(self, "random_", generator, "integers", (low, high))
 
 
 @op(methods=("bernoulli_",))
@@ -208,8 +205,7 @@ def bernoulli_(self: Tensor, p=0.5, *, generator: Generator | None = None) -> Te
     elif not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
     self._leaf_inplace_check()
-    array, levels = _draw("bernoulli_", generator, tuple(self.shape),
-                          lambda rng, shape: rng.random(shape))
+    array, levels = _draw("bernoulli_", generator, tuple(self.shape), "uniform", (0.0, 1.0))
     noise = per_example(_make_tensor(array), levels)
     from .shape import broadcast_to
     return _write(self, broadcast_to(cast(noise < p, self._data.dtype), tuple(self.shape)))
@@ -226,7 +222,7 @@ def geometric_(self: Tensor, p: float, *, generator: Generator | None = None) ->
     """
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
-    return _fill(self, "geometric_", generator, lambda rng, shape: rng.geometric(p, shape))
+    return _fill(self, "geometric_", generator, "geometric", (p,))
 
 
 @op(methods=("cauchy_",))
@@ -242,8 +238,7 @@ def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *,
     _require_continuous(self, "Cauchy")
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
-    return _fill(self, "cauchy_", generator,
-                 lambda rng, shape: median + sigma * rng.standard_cauchy(shape))
+    return _fill(self, "cauchy_", generator, "cauchy", (median, sigma))
 
 
 @op(methods=("log_normal_",))
@@ -259,5 +254,4 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *,
     _require_floating(self, "log_normal_cpu")
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
-    return _fill(self, "log_normal_", generator,
-                 lambda rng, shape: rng.lognormal(mean, std, shape))
+    return _fill(self, "log_normal_", generator, "log_normal", (mean, std))

@@ -1,6 +1,9 @@
 """Tensor creation: zeros, ones, full, arange, linspace, eye, rand, randn, *_like.
 
-Random functions draw from one seeded generator (:func:`manual_seed`).
+Random functions draw from one seeded generator (:func:`manual_seed`), or the one
+passed as ``generator=``, through one primitive (:mod:`unigrad.ops.random_draw`):
+inside ``ug.jit`` they draw new numbers at every call of the compiled function, the
+same stream as eager code from the same seed.
 
 Example:
     >>> import unigrad as ug
@@ -16,13 +19,14 @@ import sys
 
 import numpy as np
 
-from .. import _state, backend
+from .. import backend
 from ..backend import DEFAULT_INT
 from ..interpreters.batching import per_example, randomness_levels
 from ..tensor import Tensor, _make_tensor, as_array, checked_requires_grad, note_created
-from ._generators import LOCK as _generator_lock
+from ._generators import LOCK as _generator_lock  # noqa: F401  (unigrad.nn.init locks with it)
 from ._generators import Generator, default_generator, numpy_generator
 from ._shape_rules import integer_argument
+from .random_draw import draw
 from .shape import _as_shape
 
 
@@ -39,15 +43,6 @@ def manual_seed(seed: int) -> Generator:
         True
     """
     return default_generator.manual_seed(seed)
-
-
-def _refuse_while_tracing(name: str) -> None:
-    """Random numbers drawn while tracing would be baked into the graph: refuse clearly."""
-    if _state.local.trace is not None:
-        raise NotImplementedError(
-            f"{name}() inside ug.jit is not supported yet: the numbers would be drawn once, "
-            f"while tracing, and replayed on every call; draw them outside the compiled "
-            f"function and pass them in as an argument")
 
 
 def generator() -> np.random.Generator:
@@ -399,15 +394,15 @@ def eye(n: int, m: int | None = None, dtype=None, device=None, requires_grad: bo
     return _finish(xp.eye(n, m, dtype=_default_dtype(dtype)), None, None, requires_grad)
 
 
-def _draw(name: str, generator, shape: tuple, sample):
-    """``sample(numpy_generator, full_shape)`` under the generator lock, with the sizes of
-    the vmap levels drawing per-example numbers in front of ``shape``; returns the array
-    and those levels (for :func:`per_example`). Refused while tracing, as ``rand``."""
-    _refuse_while_tracing(name)
+def _draw(name: str, generator, shape: tuple, distribution: str, arguments: tuple = (),
+          dtype=np.float64, operands: tuple = ()):
+    """Samples of ``distribution`` (:func:`unigrad.ops.random_draw.draw`) as ``dtype``, with
+    the sizes of the vmap levels drawing per-example numbers in front of ``shape``; returns
+    the array (traced under ``ug.jit``: drawn at each call) and those levels (for
+    :func:`per_example`)."""
     levels = randomness_levels(name)
-    rng = numpy_generator(generator)
-    with _generator_lock:
-        array = sample(rng, _batch_sizes(levels) + tuple(shape))
+    array = draw(distribution, arguments, _batch_sizes(levels) + tuple(shape), dtype,
+                 generator, operands)
     return array, levels
 
 
@@ -430,24 +425,14 @@ def _not_implemented(kernel: str, np_dtype: np.dtype) -> NotImplementedError:
 
 
 def _floating_sample(name: str, kernel: str, size: tuple, generator, dtype, device,
-                     requires_grad: bool, sample, part_scale: float = 1.0) -> Tensor:
-    """Samples of a floating dtype, or of a complex one: the real and imaginary parts
-    drawn independently (as a trailing pair) and scaled by ``part_scale``."""
+                     requires_grad: bool, distribution: str, arguments: tuple) -> Tensor:
+    """Samples of a floating dtype, or of a complex one (its real and imaginary parts
+    drawn independently)."""
     np_dtype = _default_dtype(dtype)
     if np_dtype.kind not in "fc":
         raise _not_implemented(kernel, np_dtype)
-    array, levels = _draw_values(name, generator, _size(size, name), sample, np_dtype, part_scale)
+    array, levels = _draw(name, generator, _size(size, name), distribution, arguments, np_dtype)
     return per_example(_finish(array, None, device, requires_grad), levels)
-
-
-def _draw_values(name: str, generator, shape: tuple, sample, np_dtype, part_scale: float = 1.0):
-    """``(array, levels)`` of ``np_dtype`` drawn by ``sample`` (see ``_draw``); a complex
-    dtype gets its real and imaginary parts drawn independently, scaled by ``part_scale``."""
-    if np.dtype(np_dtype).kind != "c":
-        array, levels = _draw(name, generator, shape, sample)
-        return array.astype(np_dtype), levels
-    pairs, levels = _draw(name, generator, shape + (2,), sample)
-    return ((pairs[..., 0] + 1j * pairs[..., 1]) * part_scale).astype(np_dtype), levels
 
 
 def rand(*size, generator: Generator | None = None, dtype=None, device=None,
@@ -463,8 +448,7 @@ def rand(*size, generator: Generator | None = None, dtype=None, device=None,
         True
     """
     return _floating_sample("rand", "check_uniform_bounds", size, generator, dtype, device,
-                            requires_grad,
-                            lambda rng, shape: rng.random(shape, dtype=np.float64))
+                            requires_grad, "uniform", (0.0, 1.0))
 
 
 def randn(*size, generator: Generator | None = None, dtype=None, device=None,
@@ -480,9 +464,9 @@ def randn(*size, generator: Generator | None = None, dtype=None, device=None,
         True
     """
     # complex: each part has variance 1/2, so E|z|^2 = 1 (PyTorch's complex normal)
+    std = float(np.sqrt(0.5)) if _default_dtype(dtype).kind == "c" else 1.0
     return _floating_sample("randn", "normal_kernel_cpu", size, generator, dtype, device,
-                            requires_grad, lambda rng, shape: rng.standard_normal(shape),
-                            part_scale=float(np.sqrt(0.5)))
+                            requires_grad, "normal", (0.0, std))
 
 
 def _size_argument(size, function: str, position: int) -> tuple:
@@ -506,9 +490,8 @@ def _random_integers(name: str, low: int, high: int, shape: tuple, generator, np
             bound = "from" if low < info.min else "to - 1"
             raise RuntimeError(f"{bound} is out of bounds for {np_dtype.name}")
     _check_requires_grad(np_dtype, requires_grad)
-    array, levels = _draw(name, generator, shape,
-                          lambda rng, full: rng.integers(low, high, size=full))
-    return per_example(_finish(array.astype(np_dtype), None, device, requires_grad), levels)
+    array, levels = _draw(name, generator, shape, "integers", (low, high), np_dtype)
+    return per_example(_finish(array, None, device, requires_grad), levels)
 
 
 def randint(low=0, high=None, size=None, *, generator: Generator | None = None, dtype=None,

@@ -25,7 +25,8 @@ from .. import _state, backend
 from ..autograd.grad_mode import no_grad
 from ..autograd.node import present_as
 from ..backend import namespace_of
-from ..interpreters.batching import per_example, randomness_levels
+from ..interpreters import has_values
+from ..interpreters.batching import per_example
 from ..tensor import Tensor, _make_tensor
 from . import (
     creation,
@@ -112,22 +113,21 @@ def _check_probability(p) -> None:
 
 def _random_masks(name: str, input, shape: tuple, p: float, pairs: tuple) -> list:
     """One uniform draw per element of ``shape``; for each ``(kept, dropped)`` of ``pairs``
-    a mask holding ``kept`` where the draw is at least ``p`` (kept) and ``dropped`` elsewhere.
+    a mask of ``input``'s dtype holding ``kept`` where the draw is at least ``p`` (kept) and
+    ``dropped`` elsewhere.
 
-    Inside ``ug.vmap`` every example draws its own mask (the randomness levels).
+    Inside ``ug.vmap`` every example draws its own mask (the randomness levels); inside
+    ``ug.jit`` the draw is made at every call (``unigrad.ops.random_draw``).
     """
     data = input._data if isinstance(input, Tensor) else input
-    creation._refuse_while_tracing(name)
-    levels = randomness_levels(name)
-    with creation._generator_lock:
-        draws = creation.generator().random(tuple(level.size for level in levels) + shape)
+    draws, levels = creation._draw(name, None, shape, "uniform", (0.0, 1.0))
+    kept_where = per_example(_make_tensor(draws), levels) >= p
     masks = []
     for kept, dropped in pairs:
-        values = np.where(draws >= p, kept, dropped).astype(data.dtype)
-        if not levels:
-            values = namespace_of(data).asarray(values)
-        masks.append(per_example(_make_tensor(values), levels) if levels or
-                     isinstance(input, Tensor) else values)
+        mask = where(kept_where, np.asarray(kept, data.dtype), np.asarray(dropped, data.dtype))
+        if not levels and has_values(data) and type(data) is not np.ndarray:
+            mask = _make_tensor(namespace_of(data).asarray(mask._data))  # onto input's device
+        masks.append(mask if levels or isinstance(input, Tensor) else mask._data)
     return masks
 
 

@@ -4,7 +4,8 @@ process-wide default float dtype and device.
 
 Every sampler takes ``generator=`` (:class:`Generator`; the default one, seeded
 by ``manual_seed``, when None). Under ``ug.vmap`` samplers follow the vmap's
-``randomness`` flag, as ``rand`` does; inside ``ug.jit`` they are refused.
+``randomness`` flag, as ``rand`` does; inside ``ug.jit`` they draw at every call
+of the compiled function (:mod:`unigrad.ops.random_draw`).
 As in PyTorch, samples are not differentiable with respect to their
 parameters: a sample from an input that requires grad requires grad too, with
 zero gradient. The in-place fillers (``x.uniform_()``, ...) are in
@@ -23,7 +24,7 @@ import numpy as np
 
 from .. import _state, backend
 from ..backend import DEFAULT_INT
-from ..interpreters.batching import BatchTracer, per_example
+from ..interpreters.batching import BatchTracer, per_example, randomness_levels
 from ..tensor import Tensor, _make_tensor
 from . import _random_fill  # noqa: F401  (declares the in-place fillers)
 from ._generators import Generator, default_generator
@@ -38,6 +39,7 @@ from .creation import (
     _size_argument,
 )
 from .elementwise import cast, where
+from .random_draw import draw
 from .reduce import argmax, cumsum, sum
 from .registry import op
 
@@ -184,8 +186,8 @@ def _floating_input(input, kernel: str) -> Tensor:
 
 
 def _uniform_like(name: str, shape: tuple, generator, dtype) -> Tensor:
-    array, levels = _draw(name, generator, shape, lambda rng, full: rng.random(full))
-    return per_example(_make_tensor(array.astype(dtype)), levels)
+    array, levels = _draw(name, generator, shape, "uniform", (0.0, 1.0), dtype)
+    return per_example(_make_tensor(array), levels)
 
 
 def _broadcast_shape(shapes: list) -> tuple:
@@ -220,9 +222,8 @@ def randperm(n: int, *, generator: Generator | None = None, dtype=None, device=N
     if requires_grad and np_dtype.kind not in "fc":
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                            "gradients")
-    array, levels = _draw("randperm", generator, (int(n),), lambda rng, full: rng.permuted(
-        np.broadcast_to(np.arange(full[-1]), full), axis=-1))
-    return per_example(_finish(array.astype(np_dtype), None, device, requires_grad), levels)
+    array, levels = _draw("randperm", generator, (int(n),), "permutation", (), np_dtype)
+    return per_example(_finish(array, None, device, requires_grad), levels)
 
 
 def normal(mean, std=1.0, size=None, *, generator: Generator | None = None, dtype=None,
@@ -249,8 +250,7 @@ def normal(mean, std=1.0, size=None, *, generator: Generator | None = None, dtyp
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
         shape = _size_argument(size, "normal", 3)
         return _floating_sample("normal", "normal_kernel_cpu", (shape,), generator, dtype,
-                                device, requires_grad,
-                                lambda rng, full: mean + std * rng.standard_normal(full))
+                                device, requires_grad, "normal", (mean, std))
     if size is not None or dtype is not None or device is not None or requires_grad:
         raise TypeError("normal(): 'size', 'dtype', 'device' and 'requires_grad' are only "
                         "accepted with float mean and std")
@@ -266,8 +266,8 @@ def normal(mean, std=1.0, size=None, *, generator: Generator | None = None, dtyp
     result_dtype = tensors[0]._data.dtype if len(tensors) == 1 else backend.promote_types(
         mean._data.dtype, std._data.dtype)
     shape = _broadcast_shape([tuple(t.shape) for t in tensors])
-    array, levels = _draw("normal", generator, shape, lambda rng, full: rng.standard_normal(full))
-    noise = per_example(_make_tensor(array.astype(result_dtype)), levels)
+    array, levels = _draw("normal", generator, shape, "normal", (0.0, 1.0), result_dtype)
+    noise = per_example(_make_tensor(array), levels)
     mean_value = mean.detach() if tensor_mean else mean
     std_value = std.detach() if tensor_std else std
     sample = cast(mean_value + std_value * noise, result_dtype)
@@ -366,10 +366,9 @@ def _multinomial_with_replacement(probabilities: Tensor, count: int, generator) 
 def _multinomial_without_replacement(probabilities: Tensor, count: int, generator) -> Tensor:
     """The ``count`` largest keys ``p / Exponential(1)`` (PyTorch's algorithm), largest first."""
     shape = tuple(probabilities.shape)
-    array, levels = _draw("multinomial", generator, shape, lambda rng, full: rng.exponential(
-        size=full))
-    keys = probabilities / per_example(_make_tensor(array.astype(probabilities._data.dtype)),
-                                       levels)
+    array, levels = _draw("multinomial", generator, shape, "exponential", (1.0,),
+                          probabilities._data.dtype)
+    keys = probabilities / per_example(_make_tensor(array), levels)
     if not _is_batched(keys):  # NumPy: one stable sort
         order = np.argsort(-backend.to_numpy(keys._data), axis=-1, kind="stable")
         return _make_tensor(order[..., :count].astype(DEFAULT_INT))
@@ -396,28 +395,23 @@ def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
     if values is not None and (values < 0).any():
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     dtype = input._data.dtype
-    if _is_batched(input):  # each element draws for itself: no batch dim needs naming
-        _draw("poisson", generator, (), lambda rng, full: None)  # vmap's randomness check
+    if type(input._data) is BatchTracer:  # each element draws for itself: no batch dim named
+        randomness_levels("poisson")  # vmap's randomness check
         sample = _elementwise_draw(input.detach(), generator, dtype)
-    else:
-        rates = backend.to_numpy(input._data)
-        array, levels = _draw("poisson", generator, rates.shape,
-                              lambda rng, full: rng.poisson(np.broadcast_to(rates, full)))
-        sample = per_example(_make_tensor(array.astype(dtype)), levels)
+    else:  # the rates are an operand of the draw (a Tensor: so is the result)
+        drawn, levels = _draw("poisson", generator, tuple(input.shape), "poisson", (), dtype,
+                              operands=(input.detach(),))
+        sample = per_example(drawn, levels)
     return _without_gradient(sample, input)
 
 
 def _elementwise_draw(input: Tensor, generator, dtype) -> Tensor:
     """Poisson draws for a vmap-batched ``input``: drawn on the whole batch, re-wrapped."""
-    from ._generators import LOCK, numpy_generator
     data = input._data
     if type(data) is BatchTracer:
         inner = data.value if isinstance(data.value, Tensor) else _make_tensor(data.value)
         return data.interpreter.wrap(_elementwise_draw(inner, generator, dtype), data.dim)
-    rates = backend.to_numpy(data)
-    with LOCK:
-        array = numpy_generator(generator).poisson(rates)
-    return _make_tensor(array.astype(dtype))
+    return draw("poisson", (), tuple(input.shape), dtype, generator, (input,))
 
 
 def randint_like(input: Tensor, low: int = 0, high: int | None = None, *,

@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 from .. import _state
 from ..autograd.grad_mode import enable_grad, no_grad
-from ..ops import creation
+from ..ops._generators import default_generator
 from ..tensor import Tensor
 from ._closure import closure_tensors
 from ._core import lift, pullback
@@ -172,25 +172,22 @@ def _name(fn) -> str:
     return getattr(fn, "__name__", None) or type(fn).__name__
 
 
-def _random_state() -> dict:
-    return creation.generator().bit_generator.state
+def _random_state() -> Tensor:
+    return default_generator.get_state()
 
 
 class _replayed:
-    """Run a block with the random generator in ``state``, then put back the state it had."""
+    """Run a block with the random generator in ``state``, then put back the state it had
+    (inside ``ug.jit`` both happen at every call: the state is read and set by primitives)."""
 
-    def __init__(self, state: dict):
+    def __init__(self, state: Tensor):
         self.state = state
 
     def __enter__(self):
-        generator = creation.generator()
-        with creation._generator_lock:
-            self.previous = generator.bit_generator.state
-            generator.bit_generator.state = self.state
-        self.generator = generator
+        self.previous = default_generator.get_state()
+        default_generator.set_state(self.state)
         return self
 
     def __exit__(self, *exc) -> bool:
-        with creation._generator_lock:
-            self.generator.bit_generator.state = self.previous
+        default_generator.set_state(self.previous)
         return False
