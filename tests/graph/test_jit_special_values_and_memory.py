@@ -4,15 +4,24 @@ Fused kernels give what eager gives at special values (inf/nan, NumPy's error mo
 never a ``ZeroDivisionError``: ``1/0``, ``rsqrt(0)``, ``x*log(x)`` at 0, ``0/0`` and the
 gradient of ``x/norm(x)`` at 0, forward and under ``jit(grad)``. Memory stays bounded: one
 compiled kernel serves every input size, compile reports are bounded, and a compiling
-call's arguments are freed as soon as they are unused.
+call's arguments are freed as soon as they are unused; compiled kernels are kept in
+memory up to ``ug.graph.kernel_cache_size()`` (least recently used first out), and one
+pushed out still serves the functions that hold it.
 """
 
 from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import weakref
 
 import numpy as np
 import pytest
 
 import unigrad as ug
+from unigrad.graph import kernel_cache
 
 FUNCTIONS = {
     "exp of 1/x": lambda x: ug.exp(1.0 / x),
@@ -48,16 +57,104 @@ def test_integer_division_by_zero_raises_as_eager_does():
             ug.jit(function)(x)
 
 
-def test_one_compiled_kernel_serves_every_size():
-    from unigrad.graph import fusion
+def _count_kernel_loads(monkeypatch) -> list:
+    """Patch the kernel cache so that every kernel loaded (not found in memory) is listed."""
+    loaded = []
+    load = kernel_cache._load
+
+    def counting_load(source):
+        loaded.append(source)
+        return load(source)
+    monkeypatch.setattr(kernel_cache, "_load", counting_load)
+    return loaded
+
+
+def test_one_compiled_kernel_serves_every_size(monkeypatch):
     function = ug.jit(lambda x: ug.tanh(x) * 2.0 + ug.exp(x) * 0.5)
     function(ug.ones(3))
-    before = len(fusion._DISPATCHERS)
+    loaded = _count_kernel_loads(monkeypatch)
     for size in (5, 17, 64):
         x = ug.linspace(-1.0, 1.0, size)
         np.testing.assert_allclose(function(x).numpy(),
                                    (ug.tanh(x) * 2.0 + ug.exp(x) * 0.5).numpy(), rtol=1e-6)
-    assert len(fusion._DISPATCHERS) == before  # the kernel's source holds no size
+    assert function.trace_count == 4 and loaded == []  # the kernel's source holds no size
+
+
+@pytest.fixture
+def kernel_cache_size():
+    """The in-memory kernel cache's size, restored after the test."""
+    size = ug.graph.kernel_cache_size()
+    yield size
+    ug.graph.set_kernel_cache_size(size)
+
+
+def _kernel_source(value: float) -> str:
+    return f"@_numba.njit(error_model='numpy')\ndef kernel(x):\n    return x * {value!r}\n"
+
+
+def test_the_kernels_kept_in_memory_are_the_most_recently_used(kernel_cache_size, monkeypatch):
+    monkeypatch.setenv("UNIGRAD_CACHE_DIR", "")  # compiled in memory only
+    ug.graph.set_kernel_cache_size(2)
+    first = kernel_cache.load_kernel(_kernel_source(1.5))
+    forgotten = weakref.ref(first)
+    kernel_cache.load_kernel(_kernel_source(2.5))
+    assert kernel_cache.load_kernel(_kernel_source(1.5)) is first  # now the most recent
+    third = kernel_cache.load_kernel(_kernel_source(3.5))  # pushes 2.5 out
+    assert list(kernel_cache._RECENT) == [_kernel_source(1.5), _kernel_source(3.5)]
+    assert ug.graph.kernel_cache_size() == 2
+    ug.graph.set_kernel_cache_size(1)  # shrinking drops the least recently used
+    assert list(kernel_cache._RECENT) == [_kernel_source(3.5)] and third(2.0) == 7.0
+    del first
+    gc.collect()
+    assert forgotten() is None  # neither the cache nor its module keeps it
+
+
+def test_a_kernel_pushed_out_of_memory_still_serves_the_functions_holding_it(
+        kernel_cache_size, monkeypatch, tmp_path):
+    monkeypatch.setenv("UNIGRAD_CACHE_DIR", str(tmp_path))
+    function = ug.jit(lambda x: ug.tanh(x) * 2.0 + ug.sin(x) * 0.25)
+    x = ug.linspace(-1.0, 1.0, 6)
+    expected = (ug.tanh(x) * 2.0 + ug.sin(x) * 0.25).numpy()
+    np.testing.assert_allclose(function(x).numpy(), expected, rtol=1e-6)
+    ug.graph.set_kernel_cache_size(0)
+    gc.collect()
+    loaded = _count_kernel_loads(monkeypatch)
+    np.testing.assert_allclose(function(x).numpy(), expected, rtol=1e-6)
+    # a new size traces again: its kernel is the one the first trace still holds
+    np.testing.assert_allclose(function(ug.zeros(3)).numpy(), np.zeros(3), atol=0)
+    # a new rank: numba compiles the held kernel for 2-d arrays, finding its module by name
+    np.testing.assert_allclose(function(x.reshape(2, 3)).numpy(), expected.reshape(2, 3),
+                               rtol=1e-6)
+    assert loaded == [] and function.trace_count == 3
+
+
+def test_a_kernel_no_function_holds_goes_with_its_module(kernel_cache_size, monkeypatch,
+                                                         tmp_path):
+    monkeypatch.setenv("UNIGRAD_CACHE_DIR", str(tmp_path))
+
+    def kernel_modules() -> list:
+        return [name for name, module in list(sys.modules.items())
+                if name.startswith("unigrad_kernel_")
+                and str(getattr(module, "__file__", "")).startswith(str(tmp_path))]
+    kernel = kernel_cache.load_kernel(_kernel_source(0.5))
+    assert kernel(np.ones(2))[0] == 0.5 and len(kernel_modules()) == 1
+    ug.graph.set_kernel_cache_size(0)
+    assert kernel(np.ones(2, np.float32))[0] == 0.5  # held: still compiles new versions
+    forgotten = weakref.ref(kernel)
+    del kernel
+    gc.collect()
+    assert forgotten() is None and kernel_modules() == []
+
+
+@pytest.mark.parametrize("size, error, message", [
+    ("8", TypeError, "'size' must be an int, got str"),
+    (True, TypeError, "'size' must be an int, got bool"),
+    (-1, ValueError, "'size' must be >= 0, got -1"),
+])
+def test_a_bad_kernel_cache_size_is_refused(kernel_cache_size, size, error, message):
+    with pytest.raises(error, match=message):
+        ug.graph.set_kernel_cache_size(size)
+    assert ug.graph.kernel_cache_size() == kernel_cache_size
 
 
 def test_compile_reports_are_bounded():
@@ -71,8 +168,6 @@ def test_compile_reports_are_bounded():
 
 
 def test_arguments_of_a_compiling_call_go_without_the_cyclic_collector():
-    import gc
-    import weakref
     function = ug.jit(lambda x, w: (x * w).sum())
     enabled = gc.isenabled()
     gc.disable()
@@ -87,17 +182,17 @@ def test_arguments_of_a_compiling_call_go_without_the_cyclic_collector():
             gc.enable()
 
 
+# kernels kept in memory by no cache, only by the function: the second process's kernel
+# loads the first's machine code, finding its module by name while the function holds it
 _KERNEL_PROGRAM = """
 import unigrad as ug
+ug.graph.set_kernel_cache_size(0)
 f = ug.jit(lambda x: ug.tanh(x) * 2.0 + ug.exp(x) * ug.sin(x))
 print(float(f(ug.ones(5)).sum()))
 """
 
 
 def _run_program(cache: str) -> str:
-    import os
-    import subprocess
-    import sys
     environment = dict(os.environ, UNIGRAD_CACHE_DIR=cache)
     completed = subprocess.run([sys.executable, "-c", _KERNEL_PROGRAM], capture_output=True,
                                text=True, env=environment, timeout=300)
@@ -124,7 +219,6 @@ def test_without_a_usable_cache_directory_kernels_compile_in_memory(tmp_path):
 
 
 def test_the_kernel_directory_is_bounded(tmp_path, monkeypatch):
-    from unigrad.graph import kernel_cache
     monkeypatch.setenv("UNIGRAD_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(kernel_cache, "MAXIMUM_KERNELS", 5)
     for value in range(8):

@@ -9,7 +9,9 @@ Example:
 
 from .ir import Eqn, Graph, GraphError, Literal, Var
 from .jit import Compiled, CompileReport, JitFunction, jit
+from .kernel_cache import kernel_cache_size, set_kernel_cache_size
 from .tracer import ConcretizationError, TracerLeakError
 
 __all__ = ["Eqn", "Graph", "GraphError", "Literal", "Var", "CompileReport", "Compiled",
-           "JitFunction", "jit", "ConcretizationError", "TracerLeakError"]
+           "JitFunction", "jit", "ConcretizationError", "TracerLeakError", "kernel_cache_size",
+           "set_kernel_cache_size"]

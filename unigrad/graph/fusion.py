@@ -12,12 +12,25 @@ pass changes nothing and every elementwise op runs as its own NumPy ufunc
 (the buffer-reuse pass still avoids allocations). A fused kernel given
 non-NumPy arrays (CuPy) runs its body op by op instead.
 
+Kernels follow NumPy's error model (inf and nan, never an exception) and are
+compiled once per loop, whatever the array sizes; the compiled loops are
+cached on disk and, in memory, up to :func:`~unigrad.graph.kernel_cache_size`
+of them, the least recently used going first
+(:func:`~unigrad.graph.set_kernel_cache_size` changes the bound; a jitted
+function keeps the kernels it uses whatever the bound).
+
 Example:
     >>> import numpy as np
+    >>> import unigrad as ug
     >>> from unigrad.graph.fusion import scalar_expression
     >>> from unigrad.ops._primitive import PRIMITIVES
     >>> scalar_expression(PRIMITIVES["tanh"], ["x"], {}, np.dtype(np.float32))
     'np.float32(np.tanh(x))'
+    >>> previous = ug.graph.kernel_cache_size()
+    >>> ug.graph.set_kernel_cache_size(64)  # keep at most 64 compiled loops in memory
+    >>> ug.graph.kernel_cache_size()
+    64
+    >>> ug.graph.set_kernel_cache_size(previous)
 """
 
 from __future__ import annotations
@@ -82,9 +95,6 @@ def typed_number(value, dtype: np.dtype) -> str:
     return f"np.{dtype.name}({value!r})"
 
 
-_DISPATCHERS: dict = {}  # kernel source -> numba dispatcher (compiled once per process)
-
-
 class FusedKernel:
     """The ``prim`` of a fused eqn: a body graph, its numba kernel and an op-by-op fallback."""
 
@@ -111,13 +121,10 @@ class FusedKernel:
 
     def compile(self):
         """The numba dispatcher of this kernel's loop (shared by kernels of the same source,
-        so a retrace or another function with the same loop compiles nothing new)."""
+        so a retrace or another function with the same loop compiles nothing new). This
+        kernel keeps it: the bounded in-memory cache may let it go, this kernel does not."""
         if self._kernel is None:
-            kernel = _DISPATCHERS.get(self.source)
-            if kernel is None:  # compiled once per machine (numba's on-disk cache)
-                kernel = _DISPATCHERS.setdefault(self.source,
-                                                 load_kernel(_HELPERS + self.source))
-            self._kernel = kernel
+            self._kernel = load_kernel(_HELPERS + self.source)
         return self._kernel
 
     def __call__(self, *inputs, out=None):

@@ -236,8 +236,10 @@ def _threshold_backward_vjp(gg, out, needs, g, x, threshold):
 
 
 def _threshold_backward_scalar(operands: list, params: dict, dtype) -> str:
+    """``g * 0`` where masked, as the impl's product (nan for an infinite ``g``, -0.0 for a
+    negative one), else ``g``."""
     from ..graph.fusion import typed_number
-    return (f"({typed_number(0, dtype)} if {operands[1]} <= "
+    return (f"({operands[0]} * {typed_number(0, dtype)} if {operands[1]} <= "
             f"{typed_number(params['threshold'], dtype)} else {operands[0]})")
 
 
@@ -301,7 +303,8 @@ def _zero_grad(g, out, needs, *inputs):
     return (g * 0.0,) + (None,) * (len(inputs) - 1)
 
 
-sign_p = _unary("sign", np.sign, _zero_grad, saves="nothing", scalar="np.sign({0})",
+# scalar: numba's np.sign(-0.0) is -0.0, NumPy's 0.0; adding 0 gives 0.0 and keeps the rest
+sign_p = _unary("sign", np.sign, _zero_grad, saves="nothing", scalar="(np.sign({0}) + 0)",
                 ufunc="sign")
 floor_p = _unary("floor", np.floor, _zero_grad, saves="nothing", scalar="np.floor({0})",
                  ufunc="floor")
