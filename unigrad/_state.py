@@ -16,6 +16,7 @@ class _LocalState(threading.local):
         self.autocast_dtype = None  # the NumPy dtype of an active ``amp.autocast``, else None
         self.trace = None  # the graph-mode Trace recording this thread's ops, else None
         self.interpreter = None  # the innermost active interpreter (None: plain eager)
+        self.staged_control_flow = False  # ``ug.ops.control.compiled_loops()`` is active
 
 
 local = _LocalState()

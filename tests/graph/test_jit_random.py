@@ -173,8 +173,6 @@ def test_checkpoint_replays_the_forward_draws_under_jit():
     assert (gradients[0] != 0).any()
 
 
-@pytest.mark.xfail(strict=False, reason="needs residuals (H3): the tape's backward of a "
-                                        "jitted call re-runs the forward graph")
 def test_grad_of_jit_uses_the_forward_mask():
     def loss(x):
         return (F.dropout(x, 0.5) ** 2).sum()

@@ -131,6 +131,11 @@ class Eqn:
         self.out = out
         self.params = dict(params)
 
+    @property
+    def impure(self) -> bool:
+        """Whether the eqn has effects beyond its result (see :func:`is_impure`)."""
+        return is_impure(self.prim, self.params)
+
     def input_vars(self) -> Iterator[Var]:
         return (a for a in self.inputs if isinstance(a, Var))
 
@@ -256,6 +261,18 @@ def _param_text(value) -> str:
     if isinstance(value, np.dtype):
         return value.name
     return repr(value)
+
+
+def is_impure(prim, params: dict) -> bool:
+    """Whether an op has effects beyond its result (never folded, merged or removed): an
+    impure primitive, or one whose branches or loop body (graph params) hold impure ops."""
+    if getattr(prim, "impure", False):
+        return True
+    for value in params.values():
+        for item in value if isinstance(value, tuple) else (value,):
+            if getattr(item, "impure", False) is True:
+                return True
+    return False
 
 
 def abstract_operand(atom):

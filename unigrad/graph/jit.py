@@ -11,11 +11,19 @@ return Tensors. Tracing never modifies those tensors (the trace keeps its own
 view of them), so other threads may use them eagerly while a function
 compiles, and several threads may call (and compile) jitted functions at once.
 
-Gradients: ``ug.jit(ug.grad(f))`` traces the transform itself, so the vjp rules
-run on abstract values and the backward graph is built from the forward
-graph's structure. ``ug.grad(ug.jit(f))`` (or ``backward()`` through a jitted
-call) records one node whose backward is the jitted vjp of the traced graph,
-itself differentiable, so any order works. Under forward mode (``ug.jvp``) the
+Gradients: ``ug.jit(ug.grad(f))`` and ``ug.jit(ug.value_and_grad(f))`` trace the
+transform itself, so the vjp rules run on abstract values and one graph holds
+the forward (once) and the backward. ``ug.grad(ug.jit(f))`` (or ``backward()``
+through a jitted call, or a ``GradientTape`` over a ``tf.function``) records one
+node (``JitCallBackward``) and runs the forward once: the first such call of a
+signature traces the vjp of its graph with symbolic cotangents and splits it
+(:mod:`unigrad.graph.partition`) into a forward program, which also returns the
+*residuals* the backward reads, saved on the node like any saved tensor (freed
+after a backward without ``retain_graph``), and a backward program mapping the
+residuals and the cotangents to the input cotangents. ``Compiled.vjp_graphs()``
+prints both. A backward that must itself be differentiable (``create_graph=True``)
+runs the jitted vjp of the whole traced graph instead, which recomputes the
+forward but is differentiable to any order. Under forward mode (``ug.jvp``) the
 traced graph is evaluated op by op with the jvp rules.
 
 Example:
@@ -49,7 +57,8 @@ from ..backend import ndarray
 from ..tensor import Tensor, _make_tensor
 from ..transforms.tree import tree_flatten, tree_leaves, tree_unflatten
 from . import codegen
-from .ir import Graph, Var
+from .ir import Graph, Literal, Var
+from .partition import VjpGraphs, differentiated_results, pullback, record_forward
 from .tracer import Effects, Trace, Tracer
 
 _local = _state.local
@@ -117,10 +126,47 @@ class Compiled:
     # alias); while it lives, it must still share it for the graph to be reused
     alias_guards: list = field(default_factory=list)
     _vjp: object = field(default=None, repr=False)
+    # the forward/backward programs of a call on the tape (_SplitPrograms), or the error
+    # that building them raised; built by the first such call
+    _split: object = field(default=None, repr=False)
+    _split_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
     def source(self) -> str:
         return self.program.source
+
+    def vjp_graphs(self) -> VjpGraphs:
+        """The graphs a call on the tape runs: the forward graph returns the results, then
+        the residuals; the backward graph reads the residuals, then the cotangents.
+
+        Example:
+            >>> import unigrad as ug
+            >>> f = ug.jit(lambda x: ug.exp(x).sum())
+            >>> print(f.lower(ug.zeros(2, requires_grad=True)).vjp_graphs())
+            # forward: returns 1 result, then 1 residual
+            graph(%0: f32[2]) {
+              %1: f32[2] = exp(%0)
+              %2: f32[] = sum(%1, axes=(0,), keepdims=False)
+              return (%2, %1)
+            }
+            # backward: reads 1 residual (0 of them inputs), then 1 cotangent
+            graph(%0: f32[2], %1: f32[]) {
+              %2: f32[1] = reshape(%1, shape=(1,))
+              %3: f32[2] = broadcast_to(%2, shape=(2,))
+              %4: f32[2] = mul(%3, %0)
+              return (%4)
+            }
+        """
+        if not self.differentiable_results:
+            raise ValueError("vjp_graphs: no result of this signature requires grad (call "
+                             "the function with an input that requires grad)")
+        if self.data_effects or self.grad_effects:
+            raise ValueError("vjp_graphs: this signature writes tensors in place, so its "
+                             "calls are not differentiated through the tape")
+        split = _split_programs(self)
+        if isinstance(split, Exception):
+            raise split
+        return split.graphs
 
     def to_dot(self) -> str:
         from ..viz import to_dot
@@ -550,13 +596,15 @@ def _run(compiled: Compiled, leaves: list):
     return _build_outputs(compiled, leaves, values, None)
 
 
-def _call_program(compiled: Compiled, arrays) -> tuple:
-    """Run the generated code; the first run of a signature is timed into its report."""
+def _call_program(compiled: Compiled, arrays, function: Callable | None = None) -> tuple:
+    """Run the generated code (``function``, the signature's program by default); the first
+    run of a signature is timed into its report."""
+    function = compiled.program.function if function is None else function
     report = compiled.report
     if report.first_run_seconds is not None:
-        return compiled.program.function(*arrays)
+        return function(*arrays)
     start = time.perf_counter()
-    values = compiled.program.function(*arrays)
+    values = function(*arrays)
     report.first_run_seconds = time.perf_counter() - start
     return values
 
@@ -683,32 +731,27 @@ def _differentiable_call(compiled: Compiled, leaves: list):
 
 
 def _vjp_function(compiled: Compiled) -> JitFunction:
-    """``(inputs..., cotangents...) -> input cotangents``, jitted (and so differentiable)."""
+    """``(inputs..., cotangents...) -> input cotangents``, jitted (and so differentiable):
+    the backward of a recorded call whose backward records (``create_graph=True``); it
+    recomputes the forward."""
     if compiled._vjp is None:
         graph = compiled.raw_graph
-        differentiable = set(compiled.differentiable)
-        float_outputs = [i for i, a in enumerate(graph.outputs[:compiled.num_results])
+        differentiable = compiled.differentiable
+        num_results = compiled.num_results
+        float_outputs = [i for i, a in enumerate(graph.outputs[:num_results])
                          if a.dtype.kind in "fc"]
         count = len(graph.inputs)
 
         def vjp(*values):
-            from ..autograd import grad as autograd_grad
             from ..autograd.grad_mode import enable_grad
             primals, cotangents = values[:count], values[count:]
+            by_output = dict(zip(float_outputs, cotangents))
             with enable_grad():
-                lifted = [p.detach().requires_grad_() if i in differentiable else p.detach()
-                          for i, p in enumerate(primals)]
-                outs = interpret(graph, lifted)
-                targets = [(outs[i], c) for i, c in zip(float_outputs, cotangents)
-                           if isinstance(outs[i], Tensor) and outs[i].requires_grad]
-                wanted = [lifted[i] for i in sorted(differentiable)]
-                if not targets:
-                    grads = [None] * len(wanted)
-                else:
-                    grads = autograd_grad([t for t, _ in targets], wanted,
-                                          [c for _, c in targets], allow_unused=True,
-                                          materialize_grads=True)
-            by_index = dict(zip(sorted(differentiable), grads))
+                lifted, outputs = record_forward(graph, differentiable, primals)
+                grads = pullback(outputs, lifted, differentiable,
+                                 {i: by_output[i]
+                                  for i in differentiated_results(outputs, num_results)})
+            by_index = dict(zip(differentiable, grads))
             return tuple(by_index.get(i) for i in range(count))
 
         compiled._vjp = JitFunction(vjp)
@@ -716,16 +759,84 @@ def _vjp_function(compiled: Compiled) -> JitFunction:
     return compiled._vjp
 
 
+@dataclass
+class _SplitPrograms:
+    """The compiled forward (results and residuals) and backward of a call on the tape."""
+
+    graphs: VjpGraphs
+    forward: codegen.Program
+    backward: codegen.Program
+    # outputs that are arrays of the program itself (a constant result, zeros for an unused
+    # input): handed out as copies, so that writing into a result or a .grad cannot change them
+    constant_results: frozenset
+    constant_grads: frozenset
+
+
+def _constant_outputs(graph: Graph) -> frozenset:
+    return frozenset(i for i, atom in enumerate(graph.outputs)
+                     if isinstance(atom, Literal) and atom.is_array)
+
+
+def _owned(value, constant: bool):
+    """A program's output as an array the caller may keep and write into."""
+    return value.copy() if constant else _fresh(value)
+
+
+def _split_programs(compiled: Compiled):
+    """The signature's :class:`_SplitPrograms`, built by the first call needing them; or the
+    error building them raised (the call then keeps the recomputing backward, which
+    reports a vjp that cannot be traced when a backward runs, as eager mode does)."""
+    split = compiled._split
+    if split is None:
+        with compiled._split_lock:
+            split = compiled._split
+            if split is None:
+                try:
+                    split = _compile_split(compiled)
+                except Exception as error:  # kept: raised by vjp_graphs()
+                    split = error
+                compiled._split = split
+    return split
+
+
+def _compile_split(compiled: Compiled) -> _SplitPrograms:
+    from . import passes
+    from .partition import partition, trace_joint
+    optimize = compiled.graph is not compiled.raw_graph  # the function's optimize flag
+    joint = trace_joint(compiled.raw_graph, compiled.num_results, compiled.differentiable)
+    if optimize:  # before splitting: common subexpressions of forward and backward merge
+        joint.graph = passes.optimize(joint.graph)
+    graphs = partition(joint)
+    if optimize:
+        graphs.forward = optimize_graph(graphs.forward)
+        graphs.backward = optimize_graph(graphs.backward)
+    return _SplitPrograms(graphs, codegen.generate(graphs.forward),
+                          codegen.generate(graphs.backward), _constant_outputs(graphs.forward),
+                          _constant_outputs(graphs.backward))
+
+
 class _GraphCall(Function):
-    """One jitted call on the tape (``JitCallBackward``): forward runs the compiled graph,
-    backward runs the jitted vjp of the traced graph."""
+    """One jitted call on the tape (``JitCallBackward``): forward runs the forward program
+    and saves its residuals; backward runs the backward program on them (or, when the
+    backward records, the jitted vjp of the traced graph)."""
 
     @staticmethod
     def forward(ctx, compiled, *tensors):
-        values = _call_program(compiled, [t._data for t in tensors])
         ctx.compiled = compiled
-        ctx.save_for_backward(*tensors)
-        results = tuple(_make_tensor(_fresh(v)) for v in values[:compiled.num_results])
+        split = _split_programs(compiled)
+        arrays = [t._data for t in tensors]
+        if isinstance(split, Exception):
+            values = _call_program(compiled, arrays)
+            results = tuple(_make_tensor(_fresh(v)) for v in values[:compiled.num_results])
+            residuals = ()
+        else:
+            values = _call_program(compiled, arrays, split.forward.function)
+            constants = split.constant_results
+            results = tuple(_make_tensor(_owned(v, i in constants))
+                            for i, v in enumerate(values[:compiled.num_results]))
+            residuals = _residual_tensors(split.graphs, tensors, results, values)
+        # the inputs too, for a backward that records (it differentiates the graph anew)
+        ctx.save_for_backward(*tensors, *residuals)
         differentiable = compiled.differentiable_results
         ctx.mark_non_differentiable(*(r for i, r in enumerate(results) if i not in differentiable))
         return results
@@ -733,10 +844,41 @@ class _GraphCall(Function):
     @staticmethod
     def backward(ctx, *cotangents):
         compiled = ctx.compiled
-        float_cotangents = [c for c, a in zip(cotangents, compiled.raw_graph.outputs)
-                            if a.dtype.kind in "fc"]
-        grads = _vjp_function(compiled)(*ctx.saved_tensors, *float_cotangents)
+        saved = ctx.saved_tensors
+        count = len(compiled.raw_graph.inputs)
+        split = compiled._split
+        if _local.grad_enabled or isinstance(split, Exception):
+            float_cotangents = [c for c, a in zip(cotangents, compiled.raw_graph.outputs)
+                                if a.dtype.kind in "fc"]
+            grads = _vjp_function(compiled)(*saved[:count], *float_cotangents)
+            return (None, *grads)
+        graphs = split.graphs
+        values = split.backward.function(*(t._data for t in saved[count:]),
+                                         *(cotangents[i]._data for i in graphs.cotangent_results))
+        grads = [None] * count
+        for position, (index, value) in enumerate(zip(graphs.differentiable, values)):
+            if value is not None:
+                grads[index] = _make_tensor(_owned(value, position in split.constant_grads))
         return (None, *grads)
 
 
-_GraphCall.__name__ = "JitCall"
+def _residual_tensors(graphs: VjpGraphs, tensors: tuple, results: tuple, values) -> list:
+    """Per residual the tensor holding it: an input, a result, or a new tensor of a value
+    only the forward program returned (saved, they are version-checked and freed as any
+    saved tensor)."""
+    residuals = []
+    for kind, index in graphs.residuals:
+        if kind == "input":
+            residuals.append(tensors[index])
+        elif index < graphs.num_results:
+            residuals.append(results[index])
+        else:
+            residuals.append(_make_tensor(_fresh(values[index])))
+    return residuals
+
+
+# the node's name: ``JitCallBackward`` (the rules were named when the class was made)
+_GraphCall.__name__ = _GraphCall.__qualname__ = "JitCall"
+for _rule in (_GraphCall._rule_without_saved, _GraphCall._rule_with_saved):
+    _rule.name = _rule.backward_name = "JitCallBackward"
+del _rule

@@ -54,7 +54,7 @@ from ..interpreters.array import AbstractArray
 from ..interpreters.tracing import TraceInterpreter
 from ..tensor import Tensor, _make_tensor
 from .dynamic import dynamic_arrays, lift
-from .ir import Eqn, Literal, Var, abstract_operand
+from .ir import Eqn, Literal, Var, abstract_operand, is_impure
 
 _local = _state.local
 _PACKAGE_DIRECTORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -489,7 +489,7 @@ class Trace:
                     tracer = self.outer_value(tracer).value
                 operands.append(tracer.var)
             traced = True
-        if not traced and not prim.impure:  # constants only: fold now (an impure op, a
+        if not traced and not is_impure(prim, params):  # constants only: fold now (an impure op, a
             # random draw or a print, runs at every call of the compiled function instead)
             values = [operand.value for operand in operands]
             out = prim.impl(*values, **params) if params else prim.impl(*values)

@@ -44,6 +44,8 @@ needs to know about it:
   and for a view that can be written through, ``write_back(base, new_view, **params)``:
   the base's new value once the view's region holds ``new_view`` (what an in-place op
   on the view records for its base, as PyTorch's ``CopySlices``);
+- ``text_body``: ``(eqn, namer) -> lines``, what a graph's text prints under the eqn
+  (the branches and loop bodies of control-flow primitives);
 - ``result_memory``: what graph buffer reuse may assume of ``impl``'s result:
   None (it may share an operand's memory), ``"fresh"`` (always a new array) or
   ``"fresh contiguous"`` (a new C-contiguous array).
@@ -102,7 +104,7 @@ class Primitive:
                  "differentiable", "backward_name", "is_view", "write_back", "autocast", "scalar",
                  "expression",
                  "simplify", "ufunc", "impure", "result_memory", "complex_gradient",
-                 "saves_inputs", "saves_output",
+                 "text_body", "saves_inputs", "saves_output",
                  "saved_for", "saves_lone_first", "__weakref__")
 
     def __init__(self, name: str, impl: Callable, shape: Callable, *,
@@ -115,7 +117,8 @@ class Primitive:
                  expression: Callable | None = None, simplify: Callable | None = None,
                  ufunc: str | None = None,
                  impure: bool = False, result_memory: str | None = None,
-                 complex_gradient: str | None = _BY_KIND, register: bool = True):
+                 complex_gradient: str | None = _BY_KIND, text_body: Callable | None = None,
+                 register: bool = True):
         if register and name in PRIMITIVES:
             raise ValueError(f"primitive {name!r} is already registered")
         if kind not in _KINDS:
@@ -151,6 +154,7 @@ class Primitive:
         self.impure = impure
         self.result_memory = result_memory
         self.complex_gradient = complex_gradient
+        self.text_body = text_body
         # the tape's view of ``saves``
         self.saves_inputs = callable(saves) or saves in ("inputs", "inputs and output")
         self.saves_output = saves in ("output", "inputs and output")

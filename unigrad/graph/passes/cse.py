@@ -57,7 +57,7 @@ def common_subexpression_elimination(graph: Graph) -> Graph:
     eqns = []
     for eqn in graph.eqns:
         eqn = redirected(eqn, mapping)
-        if not getattr(eqn.prim, "impure", False):
+        if not eqn.impure:
             key = (eqn.prim, tuple(hashable_key(atom) for atom in eqn.inputs),
                    hashable_key(eqn.params))
             if key in seen:

@@ -37,7 +37,7 @@ def dead_code_elimination(graph: Graph) -> Graph:
     needed = {atom for atom in graph.outputs if isinstance(atom, Var)}
     kept = []
     for eqn in reversed(graph.eqns):
-        if eqn.out in needed or getattr(eqn.prim, "impure", False):
+        if eqn.out in needed or eqn.impure:
             kept.append(eqn)
             needed.update(eqn.input_vars())
     kept.reverse()

@@ -57,7 +57,7 @@ def constant_folding(graph: Graph) -> Graph:
 
 def _folded_value(eqn: Eqn) -> np.ndarray | None:
     """The value of an all-literal eqn, or None when it is not to be folded."""
-    if (getattr(eqn.prim, "impure", False) or eqn.out.size > LARGEST_FOLDED_SIZE
+    if (eqn.impure or eqn.out.size > LARGEST_FOLDED_SIZE
             or not all(isinstance(atom, Literal) for atom in eqn.inputs)):
         return None
     try:
