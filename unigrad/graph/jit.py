@@ -482,6 +482,7 @@ def _owner(record):
 def _sources_and_guards(trace: Trace, effects: Effects):
     """Per graph input where a call reads it; the guards on the tensors the graph read; the
     inputs that required grad; and the aliases that must still share their storage."""
+    from ..autograd.recording import is_proxy
     by_var = {}
     guards = []
     wants_grad = set()
@@ -495,7 +496,8 @@ def _sources_and_guards(trace: Trace, effects: Effects):
             if record.grad_var is not None:
                 guards.append((owner, record.var.shape, record.var.dtype, record.requires_grad,
                                record.grad_present))
-            elif id(record.tensor) not in held:
+            elif id(record.tensor) not in held and not is_proxy(record.tensor):
+                # (a tape's proxy of an argument is made anew at every call: no guard)
                 alias_guards.append((weakref.ref(record.tensor), _owner(record.storage.owner)))
             continue
         by_var[record.var] = ("arg", owner) if record.source is not None else ("data", owner)

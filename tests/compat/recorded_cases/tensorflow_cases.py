@@ -735,6 +735,7 @@ def case_recompute_grad_gradient_and_type_names(tf):
 
 
 # Cases kept in their own modules (one per area), collected with these.
+from .tensorflow_control_flow_cases import *  # noqa: E402, F403
 from .tensorflow_guides_cases import *  # noqa: E402, F403
 from .tensorflow_keras_layers_cases import *  # noqa: E402, F403
 from .tensorflow_keras_training_cases import *  # noqa: E402, F403

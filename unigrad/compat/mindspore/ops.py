@@ -1040,6 +1040,9 @@ def depend(value, expr):
 
 partial = functools.partial
 
+# the loop operators (WhileLoop, ForiLoop, Scan) build on Primitive
+from ._control_flow_ops import *  # noqa: E402, F403
+
 # the decompositions (svd, qr, pinv) use the helpers above
 from ._decompositions_ops import *  # noqa: E402, F403
 

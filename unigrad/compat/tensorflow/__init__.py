@@ -55,6 +55,7 @@ from ._block_rearrange import (
     space_to_batch_nd,
 )
 from ._complex_math import complex
+from ._control_flow import case, cond, foldl, foldr, map_fn, scan, switch_case, while_loop
 from ._decompositions import norm
 from ._layout import meshgrid, roll
 from ._matrix_ops import clip_by_global_norm

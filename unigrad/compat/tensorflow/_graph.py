@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 import unigrad as ug
-from unigrad import backend
+from unigrad import _state, backend
 from unigrad.abstract import ShapedArray
 from unigrad.autograd.recording import Recorder
 from unigrad.interpreters import Interpreter, pop, push
@@ -664,7 +664,8 @@ def deferring(function: Callable) -> Callable:
         if not _active[0]:
             return function(*args, **kwargs)
         graph = building()
-        if graph is None or _building.probing:
+        # (inside a branch or loop body being traced, a tf function is an op of that trace)
+        if graph is None or _building.probing or _state.local.trace is not None:
             return function(*args, **kwargs)
         name = kwargs.get("name") if isinstance(kwargs.get("name"), str) else None
         return _record_call(graph, function, args, kwargs, type_name, name)

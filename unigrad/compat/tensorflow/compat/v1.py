@@ -16,6 +16,8 @@ Example:
 
 from unigrad.compat.tensorflow import *  # noqa: F403
 
+from .._control_flow import cond_v1 as cond  # noqa: F401 - TF1's non-strict cond
+from .._control_flow import while_loop_v1 as while_loop  # noqa: F401 - one loop var unwrapped
 from .._graph import placeholder_with_default  # noqa: F401
 from .._printing import print_v2 as print  # noqa: A004, F401 - tf.compat.v1.print
 from .._v1 import (  # noqa: F401 - TF1's spellings replace or extend tf's
