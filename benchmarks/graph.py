@@ -35,11 +35,25 @@ kernels and runs once). Before any timing the results are checked against the
 NumPy floor (``rtol=1e-3, atol=1e-5``); for ``step`` the parameters after the
 first step and after each of several more steps.
 
+``--first-call`` also times what a new process pays before its first result,
+for ``chain`` and ``mlp``: a fresh Python process imports unigrad, builds the
+workload and calls it once, twice over one new kernel cache directory
+(``UNIGRAD_CACHE_DIR``): *cold* (empty, so numba compiles the fused kernels
+and stores them) and *warm* (the second process loads them). ``--baseline
+DIR`` runs the same first call with the unigrad of ``DIR``, a checkout of
+commit ``a30918a`` (the last before fused kernels were cached on disk).
+Printed: the first call's milliseconds (``import unigrad`` excluded), warm
+over baseline and warm over cold, the seconds from each process's launch to
+its first result (interpreter start, import, data, first call) and the warm
+process's import. Target: warm first call <= 0.5x the baseline's.
+
 Usage::
 
     python benchmarks/graph.py            # full run (about 25 seconds, half of it compiling)
     python benchmarks/graph.py --quick    # smoke run, fewer repeats
     python benchmarks/graph.py --threads 2 --only step --no-jax
+    git worktree add /tmp/base a30918a    # the baseline of the first-call target, then:
+    python benchmarks/graph.py --quick --first-call --baseline /tmp/base
 
 BLAS, PyTorch and XLA are limited to ``--threads`` threads (default 1); the
 thread environment variables are set before NumPy (or JAX) is imported.
@@ -50,9 +64,12 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib.util
+import json
 import os
 import platform
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -83,6 +100,10 @@ TARGETS = {
     "step": {"torch": 0.4, "numpy": 1.5},
 }
 AGREEMENT_STEPS = 5  # steps after the first whose parameters are compared too
+FIRST_CALL_WORKLOADS = ("chain", "mlp")
+FIRST_CALL_TARGET = 0.5  # warm-cache first call over the baseline commit's first call
+BASELINE_COMMIT = "a30918a"  # the last commit before fused kernels were cached on disk
+REPOSITORY = Path(__file__).resolve().parent.parent
 
 
 def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
@@ -99,6 +120,17 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--with-gc", action="store_true",
                         help="keep the garbage collector running while timing (by default it is "
                              "paused, as timeit and torch.utils.benchmark do)")
+    parser.add_argument("--first-call", action="store_true",
+                        help="also time the first call of chain and mlp in fresh processes, "
+                             "with an empty and then a warm kernel cache")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help=f"with --first-call: a checkout of {BASELINE_COMMIT} (before the "
+                             "kernel cache) whose first calls are the target's reference")
+    # internal: one fresh process's first call (run by --first-call)
+    parser.add_argument("--first-call-child", choices=FIRST_CALL_WORKLOADS,
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--unigrad-path", type=Path, default=REPOSITORY, help=argparse.SUPPRESS)
+    parser.add_argument("--launched", type=float, default=None, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -255,14 +287,109 @@ def describe_compile(name, first_seconds, reports, jax_seconds):
     return line
 
 
+# ---------------------------------------------------------------------------------------------
+# first call in a fresh process
+
+
+def first_call_workload(ug, np, name):
+    """``(compiled function, its arguments)`` of workload ``name``, as the timed rows build it."""
+    if name == "chain":
+        start = np.random.default_rng(1).standard_normal(CHAIN_SIZE).astype(np.float32)
+        return chain_unigrad_graph(ug), [ug.from_numpy(start)]
+    inputs, labels, parameters = eager.make_mlp_data(np)
+    return (mlp_unigrad_graph(ug, labels),
+            [ug.from_numpy(inputs)] + [ug.from_numpy(p) for p in parameters])
+
+
+def run_first_call_child(arguments: argparse.Namespace) -> int:
+    """In the fresh process: import unigrad, call the workload once, print the times as JSON."""
+    import numpy as np
+
+    sys.path.insert(0, str(arguments.unigrad_path))
+    start = time.perf_counter()
+    import unigrad as ug
+    imported = time.perf_counter() - start
+    graph, call_arguments = first_call_workload(ug, np, arguments.first_call_child)
+    seconds, _ = first_call(lambda: graph(*call_arguments))
+    print(json.dumps({"import": imported, "first_call": seconds,
+                      "start_to_result": time.time() - arguments.launched,
+                      "unigrad": str(Path(ug.__file__).resolve().parent.parent)}))
+    return 0
+
+
+def first_call_in_fresh_process(name: str, threads: int, cache: Path, unigrad_path: Path) -> dict:
+    """Seconds of ``import unigrad``, of the first call, and from the process's launch to the
+    first result, for workload ``name`` in a new Python process using kernel cache ``cache``."""
+    launched = time.time()
+    command = [sys.executable, str(Path(__file__).resolve()), "--first-call-child", name,
+               "--threads", str(threads), "--unigrad-path", str(unigrad_path),
+               "--launched", repr(launched)]
+    completed = subprocess.run(command, env=dict(os.environ, UNIGRAD_CACHE_DIR=str(cache)),
+                               capture_output=True, text=True, check=False)
+    if completed.returncode != 0:
+        raise RuntimeError(f"first call of {name} with unigrad from {unigrad_path} failed:\n"
+                           f"{completed.stderr[-2000:]}")
+    times = json.loads(completed.stdout.strip().splitlines()[-1])
+    if Path(times["unigrad"]) != unigrad_path.resolve():
+        raise RuntimeError(f"the first-call process imported unigrad from {times['unigrad']}, "
+                           f"not {unigrad_path}")
+    return times
+
+
+def measure_first_calls(arguments: argparse.Namespace) -> list:
+    """Per workload: ``(name, baseline times or None, cold times, warm times)``; cold and warm
+    share one new kernel cache directory, the baseline runs with an empty one of its own."""
+    rows = []
+    for name in FIRST_CALL_WORKLOADS:
+        if arguments.only not in (None, name):
+            continue
+        with tempfile.TemporaryDirectory() as cache:
+            cold = first_call_in_fresh_process(name, arguments.threads, Path(cache), REPOSITORY)
+            warm = first_call_in_fresh_process(name, arguments.threads, Path(cache), REPOSITORY)
+        baseline = None
+        if arguments.baseline is not None:
+            with tempfile.TemporaryDirectory() as cache:
+                baseline = first_call_in_fresh_process(name, arguments.threads, Path(cache),
+                                                       arguments.baseline)
+        rows.append((name, baseline, cold, warm))
+    return rows
+
+
+def print_first_calls(rows: list, baseline: Path | None) -> None:
+    """The first-call table: milliseconds, warm over baseline (the target) and over cold."""
+    print(f"first call in a fresh process (import excluded; cold: empty kernel cache, warm: "
+          f"the cache the cold run filled; baseline: {baseline or '-'}):")
+    header = (f"  {'workload':<9}{'baseline ms':>12}{'cold ms':>10}{'warm ms':>9}  "
+              f"{'warm/baseline':<24}{'warm/cold':<11}start-up to result s "
+              "(baseline / cold / warm; warm's import)")
+    print(header)
+    for name, base, cold, warm in rows:
+        ratio = warm["first_call"] / base["first_call"] if base is not None else None
+        startup = " / ".join("-" if times is None else f"{times['start_to_result']:.2f}"
+                             for times in (base, cold, warm))
+        print(f"  {name:<9}"
+              f"{'-' if base is None else format(base['first_call'] * 1e3, '.1f'):>12}"
+              f"{cold['first_call'] * 1e3:>10.1f}{warm['first_call'] * 1e3:>9.1f}  "
+              f"{eager.format_ratio(ratio, FIRST_CALL_TARGET):<24}"
+              f"{eager.format_ratio(warm['first_call'] / cold['first_call'], None):<11}"
+              f"{startup} ({warm['import']:.2f})")
+    if baseline is None:
+        print(f"  (--baseline DIR, a checkout of {BASELINE_COMMIT}, gives the target's "
+              f"reference: warm <= {FIRST_CALL_TARGET:g}x the baseline's first call)")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the table; returns the exit status."""
     arguments = parse_arguments(argv)
     eager.limit_threads(arguments.threads)
+    if arguments.first_call_child is not None:
+        return run_first_call_child(arguments)
+    # before this process loads anything: the fresh processes then share the machine with less
+    first_call_rows = measure_first_calls(arguments) if arguments.first_call else []
 
     import numpy as np
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(REPOSITORY))
     import unigrad as ug
     from unigrad.graph.fusion import numba_available
 
@@ -438,6 +565,8 @@ def main(argv: list[str] | None = None) -> int:
     print("compile (first call of each signature; not in the timings above):")
     for line in compile_lines:
         print(f"  {line}")
+    if first_call_rows:
+        print_first_calls(first_call_rows, arguments.baseline)
     for note in notes:
         print(note)
     return 0

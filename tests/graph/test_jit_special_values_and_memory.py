@@ -225,3 +225,17 @@ def test_the_kernel_directory_is_bounded(tmp_path, monkeypatch):
         lines = ["@_numba.njit", "def kernel(x):", f"    return x + {value}", ""]
         assert kernel_cache.load_kernel("\n".join(lines))(1) == 1 + value
     assert len(list((tmp_path / "kernels").glob("kernel_*.py"))) <= 6
+
+
+def test_numba_is_imported_only_when_a_fused_kernel_is_needed():
+    script = (
+        "import sys, unigrad as ug\n"
+        "a, b = ug.ones(3, 4), ug.ones(4, 2)\n"
+        "ug.jit(lambda a, b: ug.relu(a @ b))(a, b)\n"
+        "print('numba' in sys.modules)\n"
+        "ug.jit(lambda x: ug.tanh(ug.exp(x) * 2.0 + 1.0))(a)\n"
+        "print('numba' in sys.modules)\n")
+    pytest.importorskip("numba")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True, env={**os.environ, "UNIGRAD_CACHE_DIR": ""})
+    assert result.stdout.split() == ["False", "True"]
