@@ -98,21 +98,9 @@ def _edge_arguments(sample) -> list[np.ndarray]:
     return arrays
 
 
-_NUMPY_LINALG_ERROR = ("jit's generated code lets numpy.linalg.LinAlgError (a ValueError) "
-                       "through, where eager raises unigrad's LinAlgError (a RuntimeError, "
-                       "interpreters.eager.explain)")
 _VALUE_CHECK = ("eager checks the input's values and raises; the traced graph checks nothing "
                 "at run time")
 KNOWN_DIFFERENCES = {
-    **{name: _NUMPY_LINALG_ERROR for name in (
-        "linalg.svd", "svd", "linalg.svdvals", "linalg.eigh", "linalg.eigvalsh", "linalg.pinv",
-        "linalg.pinv.hermitian", "pinverse", "linalg.lstsq", "linalg.matrix_rank",
-        "linalg.matrix_rank.hermitian", "linalg.cond", "linalg.matrix_norm.spectral",
-        "norm.nuc")},
-    "slogdet": "graph mode takes a real slogdet's sign as sign(det(A)) (nan for a matrix "
-               "with inf/nan entries); eager takes LAPACK's (1)",
-    "cholesky_ex": "graph mode computes cholesky_ex as cholesky, which raises for a matrix "
-                   "that is not positive-definite instead of reporting it in info",
     "binary_cross_entropy": _VALUE_CHECK + " (input in [0, 1])",
     "gaussian_nll_loss": _VALUE_CHECK + " (var >= 0)",
 }

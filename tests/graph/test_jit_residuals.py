@@ -302,14 +302,32 @@ def test_vjp_graphs_of_a_signature_without_gradients_is_an_error():
     f = ug.jit(lambda x: x * 2.0)
     with pytest.raises(ValueError, match="no result of this signature requires grad"):
         f.lower(ug.ones(2)).vjp_graphs()
+    weight = ug.ones(2, requires_grad=True)
+
+    def step(x):  # writes .grad: its results are returned detached
+        loss = (x * weight).sum()
+        loss.backward()
+        return loss
+    with pytest.raises(ValueError, match="ran its own backward"):
+        ug.jit(step).lower(ug.ones(2)).vjp_graphs()
+
+
+def test_a_call_writing_in_place_returns_its_effect_outputs_then_residuals():
     counter = ug.zeros(1)
 
     def counting(x):
         with ug.no_grad():
             counter.add_(1.0)
-        return x * 2.0
-    with pytest.raises(ValueError, match="writes tensors in place"):
-        ug.jit(counting).lower(ug.ones(2, requires_grad=True)).vjp_graphs()
+        return ug.exp(x).sum()
+    f = ug.jit(counting)
+    x = leaf(2)
+    graphs = f.lower(x).vjp_graphs()
+    assert (graphs.num_results, graphs.num_effects) == (1, 1)
+    assert len(graphs.forward.outputs) == 3  # the result, the counter, exp(x)
+    f(x).backward()
+    f(x).backward()
+    np.testing.assert_array_equal(counter.numpy(), [2.0])
+    np.testing.assert_allclose(x.grad.numpy(), 2 * np.exp(x.detach().numpy()), rtol=1e-6)
 
 
 def test_a_vjp_that_cannot_be_traced_keeps_the_recomputing_backward(monkeypatch):

@@ -126,6 +126,30 @@ def zero_info(shape):
     return np.zeros(shape, dtype=np.int32)
 
 
+def cholesky_ex_reference(a: np.ndarray):
+    """Per matrix: the first leading minor (order k) with no Cholesky factor, and the factor
+    of the leading k - 1 block above the remaining lower triangle (the full factor if none)."""
+    size = a.shape[-1]
+    flat = a.reshape(-1, size, size)
+    factors, infos = [], []
+    for matrix in flat:
+        info = next((k for k in range(1, size + 1)
+                     if not np.all(np.linalg.eigvalsh(matrix[:k, :k]) > 0)), 0)
+        done = info - 1 if info else size
+        factor = np.tril(matrix)
+        factor[:done, :done] = np.linalg.cholesky(matrix[:done, :done])
+        factors.append(factor)
+        infos.append(info)
+    return (np.stack(factors).reshape(a.shape),
+            np.array(infos, dtype=np.int32).reshape(a.shape[:-2]))
+
+
+def spd(rng: np.random.Generator, *shape) -> np.ndarray:
+    """Symmetric positive-definite matrices: ``F F^T`` of a :func:`lower_factor` ``F``."""
+    factor = lower_factor(rng, *shape)
+    return factor @ np.swapaxes(factor, -1, -2)
+
+
 def vander_reference(x, N=None, increasing=False):
     return np.vander(x, N, increasing=increasing)
 
@@ -177,6 +201,21 @@ OPS = [
                Sample((np.array([[4.0, 2.0, 0.5], [2.0, 5.0, 1.0], [0.5, 1.0, 3.0]]),),
                       diff=(), label="spd"),
            ], grad=False),
+    # the factor's gradient (cholesky's rule) through the symmetric part, as differences see it
+    OpSpec("cholesky_ex.grad", lambda a, check_errors=False: ug.linalg.cholesky_ex(
+        (a + a.mT) * 0.5, check_errors=check_errors).L,
+           lambda a, check_errors=False: np.linalg.cholesky((a + np.swapaxes(a, -1, -2)) * 0.5),
+           lambda rng: [
+               Sample((spd(rng, 3, 3),), label="matrix"),
+               Sample((spd(rng, 2, 3, 3),), {"check_errors": True}, label="batch_checked"),
+           ], primitives=("cholesky_ex", "cholesky_info", "cholesky_check")),
+    OpSpec("cholesky_ex.not_positive_definite", lambda a: ug.linalg.cholesky_ex(a),
+           cholesky_ex_reference, lambda rng: [
+               Sample((np.array([[4.0, 2.0, 0.5], [2.0, -1.0, 1.0], [0.5, 1.0, 3.0]]),),
+                      diff=(), label="second_minor"),
+               Sample((np.stack([spd(rng, 3, 3), np.diag([1.0, 2.0, -3.0])]),), diff=(),
+                      label="batch_one_failing"),
+           ], grad=False, primitives=("cholesky_ex", "cholesky_info")),
     OpSpec("inv_ex", lambda a: ug.linalg.inv_ex(a),
            lambda a: (np.linalg.inv(a), zero_info(a.shape[:-2])), lambda rng: [
                Sample((well_conditioned(rng, 3, 3),), label="matrix"),

@@ -23,8 +23,14 @@ after a backward without ``retain_graph``), and a backward program mapping the
 residuals and the cotangents to the input cotangents. ``Compiled.vjp_graphs()``
 prints both. A backward that must itself be differentiable (``create_graph=True``)
 runs the jitted vjp of the whole traced graph instead, which recomputes the
-forward but is differentiable to any order. Under forward mode (``ug.jvp``) the
-traced graph is evaluated op by op with the jvp rules.
+forward but is differentiable to any order. A call that writes tensors in place
+(a BatchNorm's running statistics) is on the tape too: its forward program also
+returns their new contents, written after it ran, and the node keeps copies of
+the inputs they overwrite. A call that writes ``.grad`` or updates a tensor that
+requires grad (a training step: backward, then the optimizer) returns its
+results detached. Under forward mode (``ug.jvp``) the traced graph is evaluated
+op by op with the jvp rules. An error the generated code lets through is raised
+as eager mode raises it (``numpy.linalg.LinAlgError`` as ``ug.linalg.LinAlgError``).
 
 Example:
     >>> import unigrad as ug
@@ -121,6 +127,12 @@ class Compiled:
     differentiable: list   # indices of graph inputs that required grad while tracing
     differentiable_results: tuple  # indices of results that required grad while tracing
     report: CompileReport
+    # outputs of the program that are its own arrays (constants): handed out as copies
+    constant_outputs: frozenset = frozenset()
+    # whether a call with grad mode on is one op on the tape (see _on_tape)
+    on_tape: bool = False
+    # indices of the graph inputs the call's effects overwrite (the tape saves their copies)
+    overwritten_inputs: frozenset = frozenset()
     python_guards: list = field(default_factory=list)  # (read, value) that must still hold
     # (weakref of a tensor, owner): a tensor read as sharing the owner's storage (a detached
     # alias); while it lives, it must still share it for the graph to be reused
@@ -160,9 +172,10 @@ class Compiled:
         if not self.differentiable_results:
             raise ValueError("vjp_graphs: no result of this signature requires grad (call "
                              "the function with an input that requires grad)")
-        if self.data_effects or self.grad_effects:
-            raise ValueError("vjp_graphs: this signature writes tensors in place, so its "
-                             "calls are not differentiated through the tape")
+        if not self.on_tape:
+            raise ValueError("vjp_graphs: this signature writes .grad or updates a tensor "
+                             "that requires grad (it ran its own backward), so its calls are "
+                             "not differentiated through the tape")
         split = _split_programs(self)
         if isinstance(split, Exception):
             raise split
@@ -186,7 +199,8 @@ class JitFunction:
     """
 
     def __init__(self, fn: Callable, static_argnums=(), cache_size: int = DEFAULT_CACHE_SIZE,
-                 optimize: bool = True, extra_key: Callable | None = None):
+                 optimize: bool = True, extra_key: Callable | None = None,
+                 autograph: bool = True):
         if not callable(fn):
             raise TypeError(f"jit expected a callable 'fn', got {type(fn).__name__}")
         if isinstance(static_argnums, int):
@@ -201,6 +215,8 @@ class JitFunction:
         self.cache_size = cache_size
         self.optimize = optimize
         self.extra_key = extra_key
+        self.autograph = bool(autograph)
+        self._converted = None  # fn with its control flow converted (autograph), once traced
         # Results differentiable by the graph's math rather than by the tape seen while
         # tracing (the jitted vjp of a call: it detaches and re-lifts its primals).
         self.all_results_differentiable = False
@@ -227,14 +243,25 @@ class JitFunction:
 
     def _call(self, *args, **kwargs):
         if _local.trace is not None:  # inside another trace: inline
-            return self.fn(*args, **kwargs)
+            return self._function_to_trace()(*args, **kwargs)
         interpreter = _local.interpreter
         if interpreter is not None and _batching(interpreter):  # inside vmap: run op by op
-            return self.fn(*args, **kwargs)
+            return self._function_to_trace()(*args, **kwargs)
         compiled, leaves = self._compiled_for(args, kwargs)
         if _local.forward_levels:
             return _interpret_call(compiled, leaves)
         return _run(compiled, leaves)
+
+    def _function_to_trace(self) -> Callable:
+        """``fn``, with its Python control flow on traced values converted to control-flow
+        primitives unless ``autograph=False`` (:mod:`unigrad.graph.autograph`)."""
+        if not self.autograph:
+            return self.fn
+        converted = self._converted
+        if converted is None:
+            from .autograph import convert
+            converted = self._converted = convert(self.fn)
+        return converted
 
     def lower(self, *args, **kwargs) -> Compiled:
         """The compiled form for these arguments (``.graph``, ``.source``, ``.to_dot()``)."""
@@ -273,7 +300,8 @@ class JitFunction:
                 bound = None
             if bound is None:
                 bound = JitFunction(self.fn.__get__(instance, owner), self.static_argnums,
-                                    self.cache_size, self.optimize, self.extra_key)
+                                    self.cache_size, self.optimize, self.extra_key,
+                                    self.autograph)
                 try:
                     self._bound[instance] = bound
                 except TypeError:
@@ -381,7 +409,7 @@ class JitFunction:
                 call_leaves.append(leaf)
             dynamic_args, call_kwargs = tree_unflatten(treedef, call_leaves)
             call_args = [static[i] if i in static else a for i, a in enumerate(dynamic_args)]
-            result = self.fn(*call_args, **call_kwargs)
+            result = self._function_to_trace()(*call_args, **call_kwargs)
             out_leaves, out_treedef = tree_flatten(result)
             effects = trace.effects()
             outputs, atoms, differentiable_results = _output_specs(trace, out_leaves)
@@ -413,11 +441,14 @@ class JitFunction:
         self.reports.append(report)
         return Compiled(raw, graph, program, sources, guards, outputs, out_treedef, num_results,
                         data_effects, grad_effects, differentiable, differentiable_results, report,
-                        python_guards=guards_of, alias_guards=alias_guards)
+                        python_guards=guards_of, alias_guards=alias_guards,
+                        constant_outputs=_constant_outputs(graph),
+                        on_tape=_on_tape(effects, differentiable_results),
+                        overwritten_inputs=_overwritten_inputs(trace, effects))
 
 
 def jit(fn: Callable | None = None, *, static_argnums=(), cache_size: int = DEFAULT_CACHE_SIZE,
-        optimize: bool = True):
+        optimize: bool = True, autograph: bool = True):
     """Compile ``fn`` to a graph per signature and replay it (MindSpore GRAPH_MODE, ``jax.jit``).
 
     ``fn`` may be a function, a Cell (its ``__call__``), or a transform such as
@@ -427,8 +458,21 @@ def jit(fn: Callable | None = None, *, static_argnums=(), cache_size: int = DEFA
     value. Parameters and other tensors the function reads are inputs read at
     each call; in-place updates and ``.grad`` assignments are written back.
 
+    With ``autograph`` (the default), Python ``if``/``while``/``for ... in
+    range(n)`` whose condition (or ``n``) is a traced value become ``cond``/
+    ``while_loop``/``fori_loop`` (:mod:`unigrad.graph.autograph`), in ``fn`` and
+    in the functions, methods and Cells it calls; ``autograph=False`` raises
+    :class:`~unigrad.graph.tracer.ConcretizationError` on such statements instead.
+
     Example:
         >>> import unigrad as ug
+        >>> @ug.jit
+        ... def clip(x):
+        ...     if x.abs().max() > 1.0:
+        ...         x = x / x.abs().max()
+        ...     return x
+        >>> clip(ug.tensor([4.0, -2.0])), clip(ug.tensor([0.5, 0.2])), clip.trace_count
+        (tensor([ 1.0000, -0.5000]), tensor([0.5000, 0.2000]), 1)
         >>> double = ug.jit(lambda x: x * 2)
         >>> double(ug.tensor([1.0, 2.0]))
         tensor([2., 4.])
@@ -440,8 +484,8 @@ def jit(fn: Callable | None = None, *, static_argnums=(), cache_size: int = DEFA
     """
     if fn is None:
         return lambda f: jit(f, static_argnums=static_argnums, cache_size=cache_size,
-                             optimize=optimize)
-    return JitFunction(fn, static_argnums, cache_size, optimize)
+                             optimize=optimize, autograph=autograph)
+    return JitFunction(fn, static_argnums, cache_size, optimize, autograph=autograph)
 
 
 # ============================================================================= signatures
@@ -559,6 +603,23 @@ def _output_specs(trace: Trace, out_leaves: list):
     return outputs, atoms, tuple(differentiable)
 
 
+def _on_tape(effects: Effects, differentiable_results: tuple) -> bool:
+    """Whether a call (grad mode on) is recorded as one op whose results require grad: it
+    returns such a result and has not run a backward itself. A function that writes ``.grad``
+    or updates a tensor requiring grad (a training step: backward, then an optimizer update)
+    returns its results detached, as its eager results could not be differentiated again."""
+    return bool(differentiable_results) and not effects.grads and not any(
+        record.requires_grad for record, _ in effects.data)
+
+
+def _overwritten_inputs(trace: Trace, effects: Effects) -> frozenset:
+    """The indices of the graph inputs whose tensors the effects overwrite: the contents of
+    a tensor written in place, the ``.grad`` of a tensor whose ``.grad`` is assigned."""
+    written = {record.var for record, _ in effects.data}
+    written.update(record.grad_var for record, _ in effects.grads)
+    return frozenset(i for i, var in enumerate(trace.inputs) if var in written)
+
+
 def _donated(trace: Trace, effects: Effects) -> dict:
     """Graph inputs whose buffers the outputs written back into them may reuse."""
     return {record.var: atom for record, atom in effects.data if isinstance(atom, Var)}
@@ -590,28 +651,50 @@ def _read_inputs(compiled: Compiled, leaves: list) -> list:
 
 
 def _run(compiled: Compiled, leaves: list):
-    if compiled.differentiable_results and _local.grad_enabled and not (
-            compiled.data_effects or compiled.grad_effects):
+    if compiled.on_tape and _local.grad_enabled:
         return _differentiable_call(compiled, leaves)
     values = _call_program(compiled, _read_inputs(compiled, leaves))
-    _apply_effects(compiled, leaves, values)
-    return _build_outputs(compiled, leaves, values, None)
+    constants = compiled.constant_outputs
+    _apply_effects(compiled, leaves, values, constants)
+    return _build_outputs(compiled, leaves, values, None, constants)
 
 
 def _call_program(compiled: Compiled, arrays, function: Callable | None = None) -> tuple:
     """Run the generated code (``function``, the signature's program by default); the first
-    run of a signature is timed into its report."""
+    run of a signature is timed into its report. A backend error the code lets through is
+    raised as eager mode raises it (NumPy's ``LinAlgError`` as unigrad's, a ``ValueError``
+    as PyTorch's ``RuntimeError``...)."""
     function = compiled.program.function if function is None else function
     report = compiled.report
-    if report.first_run_seconds is not None:
-        return function(*arrays)
-    start = time.perf_counter()
-    values = function(*arrays)
-    report.first_run_seconds = time.perf_counter() - start
-    return values
+    try:
+        if report.first_run_seconds is not None:
+            return function(*arrays)
+        start = time.perf_counter()
+        values = function(*arrays)
+        report.first_run_seconds = time.perf_counter() - start
+        return values
+    except (ValueError, IndexError, TypeError) as error:  # what eager's bind maps too
+        mapped = _as_eager_error(error)
+        if mapped is error:
+            raise
+        raise mapped from error
 
 
-def _apply_effects(compiled: Compiled, leaves: list, values) -> None:
+def _as_eager_error(error: Exception) -> Exception:
+    """``error`` as the exception class eager mode raises for it (see
+    :func:`unigrad.interpreters.eager.explain`), its message kept; ``error`` itself when
+    eager raises its class."""
+    from ..interpreters.eager import _pytorch_class
+    cls = _pytorch_class(error, numbers_only=False)
+    if cls is type(error):
+        return error
+    try:
+        return cls(str(error))
+    except TypeError:  # one of unigrad's exception classes that takes other arguments
+        return RuntimeError(str(error))
+
+
+def _apply_effects(compiled: Compiled, leaves: list, values, constants: frozenset) -> None:
     for owner, index in compiled.data_effects:
         tensor = _resolve(owner, leaves)
         value = values[index]
@@ -629,18 +712,23 @@ def _apply_effects(compiled: Compiled, leaves: list, values) -> None:
             grad._data[...] = value
             grad._bump_version()
         else:
-            tensor._grad = _make_tensor(value if isinstance(value, ndarray) else np.array(value))
+            tensor._grad = _make_tensor(_owned(value, index in constants))
 
 
-def _build_outputs(compiled: Compiled, leaves: list, values, wrapped):
+def _build_outputs(compiled: Compiled, leaves: list, values, wrapped,
+                   constants: frozenset = frozenset()):
+    """The call's result pytree, from the program's ``values`` (the outputs listed in
+    ``constants`` are the program's own arrays: copied) or the ``wrapped`` Tensors."""
     results = []
     for spec in compiled.outputs:
         kind = spec.kind
         if kind == "tensor":
             results.append(wrapped[spec.value] if wrapped is not None
-                           else _make_tensor(_fresh(values[spec.value])))
+                           else _make_tensor(_owned(values[spec.value],
+                                                    spec.value in constants)))
         elif kind == "array":
-            results.append(_fresh(values[spec.value]))
+            results.append(wrapped[spec.value]._data if wrapped is not None
+                           else _owned(values[spec.value], spec.value in constants))
         elif kind == "argument":
             results.append(leaves[spec.value])
         else:
@@ -724,12 +812,31 @@ def _interpret_call(compiled: Compiled, leaves: list):
 
 
 def _differentiable_call(compiled: Compiled, leaves: list):
-    """Run the graph as one recorded op whose backward is the jitted vjp of the graph."""
+    """Run the graph as one recorded op (:class:`_GraphCall`), then write its effects."""
     tensors = _input_tensors(compiled, leaves)
-    outputs = _GraphCall.apply(compiled, *tensors)
+    if compiled.overwritten_inputs:  # the node keeps their values before the effects
+        tensors = _with_copies(tensors, compiled.overwritten_inputs)
+    program_outputs = []  # the forward program's outputs, for the effects
+    outputs = _GraphCall.apply(compiled, program_outputs, *tensors)
     if not isinstance(outputs, tuple):
         outputs = (outputs,)
+    if compiled.data_effects or compiled.grad_effects:
+        values, constants = program_outputs
+        _apply_effects(compiled, leaves, values, constants)
     return _build_outputs(compiled, leaves, None, list(outputs))
+
+
+def _with_copies(tensors: list, positions: frozenset) -> list:
+    """``tensors`` with those at ``positions`` replaced by copies of their contents (they do
+    not require grad: a call overwriting a tensor that does is not on the tape)."""
+    return [_make_tensor(tensor._data.copy()) if i in positions else tensor
+            for i, tensor in enumerate(tensors)]
+
+
+def _copied(arrays: list, positions: frozenset) -> list:
+    """``arrays`` with those at ``positions`` copied (a program may reuse their buffers)."""
+    return [array.copy() if i in positions else array for i, array in enumerate(arrays)] \
+        if positions else arrays
 
 
 def _vjp_function(compiled: Compiled) -> JitFunction:
@@ -747,6 +854,9 @@ def _vjp_function(compiled: Compiled) -> JitFunction:
         def vjp(*values):
             from ..autograd.grad_mode import enable_grad
             primals, cotangents = values[:count], values[count:]
+            trace = _local.trace
+            if trace is not None:  # the engine reads a seed's array: give it the traced one
+                cotangents = [_make_tensor(trace.read(c)) for c in cotangents]
             by_output = dict(zip(float_outputs, cotangents))
             with enable_grad():
                 lifted, outputs = record_forward(graph, differentiable, primals)
@@ -805,7 +915,9 @@ def _compile_split(compiled: Compiled) -> _SplitPrograms:
     from . import passes
     from .partition import partition, trace_joint
     optimize = compiled.graph is not compiled.raw_graph  # the function's optimize flag
-    joint = trace_joint(compiled.raw_graph, compiled.num_results, compiled.differentiable)
+    raw = compiled.raw_graph
+    joint = trace_joint(raw, compiled.num_results, compiled.differentiable,
+                        num_effects=len(raw.outputs) - compiled.num_results)
     if optimize:  # before splitting: common subexpressions of forward and backward merge
         joint.graph = passes.optimize(joint.graph)
     graphs = partition(joint)
@@ -820,23 +932,26 @@ def _compile_split(compiled: Compiled) -> _SplitPrograms:
 class _GraphCall(Function):
     """One jitted call on the tape (``JitCallBackward``): forward runs the forward program
     and saves its residuals; backward runs the backward program on them (or, when the
-    backward records, the jitted vjp of the traced graph)."""
+    backward records, the jitted vjp of the traced graph). The program's outputs and which
+    of them are its constants are appended to ``program_outputs`` (the caller writes the
+    effect outputs into their tensors)."""
 
     @staticmethod
-    def forward(ctx, compiled, *tensors):
+    def forward(ctx, compiled, program_outputs, *tensors):
         ctx.compiled = compiled
         split = _split_programs(compiled)
         arrays = [t._data for t in tensors]
-        if isinstance(split, Exception):
-            values = _call_program(compiled, arrays)
-            results = tuple(_make_tensor(_fresh(v)) for v in values[:compiled.num_results])
-            residuals = ()
+        if isinstance(split, Exception):  # the program writing into the inputs it overwrites
+            values = _call_program(compiled, _copied(arrays, compiled.overwritten_inputs))
+            constants = compiled.constant_outputs
         else:
             values = _call_program(compiled, arrays, split.forward.function)
             constants = split.constant_results
-            results = tuple(_make_tensor(_owned(v, i in constants))
-                            for i, v in enumerate(values[:compiled.num_results]))
-            residuals = _residual_tensors(split.graphs, tensors, results, values)
+        results = tuple(_make_tensor(_owned(v, i in constants))
+                        for i, v in enumerate(values[:compiled.num_results]))
+        residuals = () if isinstance(split, Exception) else _residual_tensors(
+            split.graphs, tensors, results, values)
+        program_outputs += (values, constants)
         # the inputs too, for a backward that records (it differentiates the graph anew)
         ctx.save_for_backward(*tensors, *residuals)
         differentiable = compiled.differentiable_results
@@ -853,15 +968,16 @@ class _GraphCall(Function):
             float_cotangents = [c for c, a in zip(cotangents, compiled.raw_graph.outputs)
                                 if a.dtype.kind in "fc"]
             grads = _vjp_function(compiled)(*saved[:count], *float_cotangents)
-            return (None, *grads)
+            return (None, None, *grads)
         graphs = split.graphs
-        values = split.backward.function(*(t._data for t in saved[count:]),
-                                         *(cotangents[i]._data for i in graphs.cotangent_results))
+        arrays = [t._data for t in saved[count:]]
+        arrays += [cotangents[i]._data for i in graphs.cotangent_results]
+        values = _call_program(compiled, arrays, split.backward.function)
         grads = [None] * count
         for position, (index, value) in enumerate(zip(graphs.differentiable, values)):
             if value is not None:
                 grads[index] = _make_tensor(_owned(value, position in split.constant_grads))
-        return (None, *grads)
+        return (None, None, *grads)
 
 
 def _residual_tensors(graphs: VjpGraphs, tensors: tuple, results: tuple, values) -> list:

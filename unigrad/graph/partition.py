@@ -54,13 +54,14 @@ from .tracer import Trace, Tracer
 class VjpGraphs:
     """The two graphs a differentiated jitted call runs, and how they connect.
 
-    ``forward`` maps the call's inputs to its results followed by the residuals
-    it computes; ``backward`` maps the residuals (``residuals[k]`` says where
+    ``forward`` maps the call's inputs to its results, then its ``num_effects``
+    effect outputs (the new contents of tensors the call writes in place),
+    then the residuals it computes; ``backward`` maps the residuals (``residuals[k]`` says where
     its input ``k`` comes from: ``("input", i)``, the call's input ``i``, or
     ``("output", j)``, the forward graph's output ``j``, a result when
-    ``j < num_results``) followed by the cotangents of the results listed in
-    ``cotangent_results`` to one cotangent per input listed in
-    ``differentiable``.
+    ``j < num_results``, an effect output when ``j < num_results + num_effects``)
+    followed by the cotangents of the results listed in ``cotangent_results`` to one
+    cotangent per input listed in ``differentiable``.
 
     Example:
         >>> import unigrad as ug
@@ -83,12 +84,15 @@ class VjpGraphs:
     residuals: list
     cotangent_results: tuple
     differentiable: tuple
+    num_effects: int = 0
 
     def __str__(self) -> str:
-        computed = len(self.forward.outputs) - self.num_results
+        returned = self.num_results + self.num_effects
+        computed = len(self.forward.outputs) - returned
         inputs = sum(kind == "input" for kind, _ in self.residuals)
+        effects = f"{_count(self.num_effects, 'effect output')}, " if self.num_effects else ""
         return "\n".join([
-            f"# forward: returns {_count(self.num_results, 'result')}, then "
+            f"# forward: returns {_count(self.num_results, 'result')}, then {effects}"
             f"{_count(computed, 'residual')}",
             self.forward.text(),
             f"# backward: reads {_count(len(self.residuals), 'residual')} "
@@ -105,8 +109,9 @@ class JointGraph:
     """A graph ``(inputs, cotangents) -> (results, input cotangents)`` (see :func:`trace_joint`).
 
     Its first ``num_inputs`` inputs are the call's, then one cotangent per result listed
-    in ``cotangent_results``; its first ``num_results`` outputs are the results, then one
-    cotangent per input listed in ``differentiable``.
+    in ``cotangent_results``; its first ``num_results`` outputs are the results, then
+    ``num_effects`` effect outputs (never differentiated), then one cotangent per input
+    listed in ``differentiable``.
 
     Example:
         >>> import unigrad as ug
@@ -122,6 +127,7 @@ class JointGraph:
     num_results: int
     cotangent_results: tuple
     differentiable: tuple
+    num_effects: int = 0
 
 
 # ============================================================== the vjp on the tape
@@ -182,10 +188,12 @@ def pullback(outputs: Sequence, lifted: Sequence, differentiable: Sequence[int],
                               materialize_grads=True))
 
 
-def trace_joint(graph: Graph, num_results: int, differentiable: Sequence[int]) -> JointGraph:
+def trace_joint(graph: Graph, num_results: int, differentiable: Sequence[int],
+                num_effects: int = 0) -> JointGraph:
     """The joint graph of the vjp of ``graph`` (whose first ``num_results`` outputs are its
-    results): one cotangent input per result that depends on a ``differentiable`` input,
-    one input cotangent output per ``differentiable`` input.
+    results, the next ``num_effects`` its effect outputs, returned but not differentiated):
+    one cotangent input per result that depends on a ``differentiable`` input, one input
+    cotangent output per ``differentiable`` input.
 
     Example:
         >>> import unigrad as ug
@@ -205,9 +213,10 @@ def trace_joint(graph: Graph, num_results: int, differentiable: Sequence[int]) -
             cotangents = {i: _traced_input(trace, outputs[i]._data)
                           for i in differentiated_results(outputs, num_results)}
             grads = pullback(outputs, lifted, differentiable, cotangents)
-        atoms = [_atom(out) for out in outputs[:num_results]] + [_atom(g) for g in grads]
+        returned = outputs[:num_results + num_effects]
+        atoms = [_atom(out) for out in returned] + [_atom(g) for g in grads]
         return JointGraph(Graph(list(trace.inputs), list(trace.eqns), atoms), len(graph.inputs),
-                          num_results, tuple(cotangents), tuple(differentiable))
+                          num_results, tuple(cotangents), tuple(differentiable), num_effects)
     finally:
         trace.close()
 
@@ -239,9 +248,10 @@ def partition(joint: JointGraph) -> VjpGraphs:
         >>> split.residuals, [eqn.prim.name for eqn in split.backward.eqns]
         ([('output', 1)], ['reshape', 'broadcast_to', 'mul'])
     """
-    graph, num_inputs, num_results = joint.graph, joint.num_inputs, joint.num_results
+    graph, num_inputs = joint.graph, joint.num_inputs
+    returned = joint.num_results + joint.num_effects
     primals, cotangents = graph.inputs[:num_inputs], graph.inputs[num_inputs:]
-    results, input_cotangents = graph.outputs[:num_results], graph.outputs[num_results:]
+    results, input_cotangents = graph.outputs[:returned], graph.outputs[returned:]
     waits = _depending_on(graph, cotangents)
     forward_eqns = _needed(graph.eqns, results, lambda eqn: _impure(eqn) and eqn.out not in waits)
     taken = set(forward_eqns)
@@ -252,13 +262,15 @@ def partition(joint: JointGraph) -> VjpGraphs:
     return VjpGraphs(
         forward=Graph(primals, forward_eqns, forward_outputs),
         backward=Graph(residual_vars + cotangents, backward_eqns, input_cotangents),
-        num_results=num_results, residuals=residuals,
-        cotangent_results=joint.cotangent_results, differentiable=joint.differentiable)
+        num_results=joint.num_results, residuals=residuals,
+        cotangent_results=joint.cotangent_results, differentiable=joint.differentiable,
+        num_effects=joint.num_effects)
 
 
 def _residual_sources(residual_vars: list, primals: list, results: list) -> tuple:
     """Where each residual comes from (``("input", i)`` or ``("output", j)``), and the forward
-    graph's outputs: the results, then the residuals that are neither inputs nor results."""
+    graph's outputs: ``results`` (the results and effect outputs), then the residuals that
+    are neither inputs nor among them."""
     primal_index = {var: i for i, var in enumerate(primals)}
     outputs = list(results)
     output_index = {atom: i for i, atom in reversed(list(enumerate(results)))

@@ -81,10 +81,11 @@ def user_frame() -> str:
 def _concretization_error(what: str) -> ConcretizationError:
     return ConcretizationError(
         f"{what} of a traced value at {user_frame()}: inside ug.jit (graph mode) values are "
-        f"not known while the function is traced, so Python control flow cannot depend on "
-        f"them. Use ug.ops.cond(pred, true_fn, false_fn, *operands) or ug.ops.where(condition, "
-        f"x, y) to select on data, or mark the argument static with "
-        f"ug.jit(fn, static_argnums=...) so each value gets its own graph.")
+        f"not known while the function is traced. ug.jit converts Python if/while/for on "
+        f"traced values of functions whose source it can read (unless autograph=False); "
+        f"otherwise use ug.cond(pred, true_fn, false_fn, *operands), ug.while_loop, "
+        f"ug.fori_loop or ug.where(condition, x, y) to select on data, or mark the argument "
+        f"static with ug.jit(fn, static_argnums=...) so each value gets its own graph.")
 
 
 class Tracer(AbstractArray):
@@ -337,12 +338,16 @@ class Trace:
         return data if storage is None else storage.value
 
     def is_traced(self, tensor: Tensor) -> bool:
-        """Whether ``tensor``'s contents are abstract in this trace (no values to read)."""
+        """Whether ``tensor``'s contents are abstract in this trace (no values to read): also
+        when an enclosing trace (of the function around a branch or loop body) traces it."""
         data = tensor._data
         if _is_foreign(data):
             return False
-        return type(data) is Tracer or id(tensor) in self.captures \
-            or self._storage_of(data) is not None
+        if type(data) is Tracer or id(tensor) in self.captures \
+                or self._storage_of(data) is not None:
+            return True
+        outer = self._previous if self.active else None
+        return outer is not None and outer.is_traced(tensor)
 
     def is_external(self, tensor: Tensor) -> bool:
         """Whether ``tensor`` comes from outside the trace (its contents are, or become on

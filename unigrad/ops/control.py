@@ -32,6 +32,7 @@ import numpy as np
 
 from .. import _state
 from ..interpreters import has_values
+from ..interpreters.array import AbstractArray
 from ..tensor import Tensor
 from ..transforms.tree import tree_flatten, tree_unflatten
 from ._control_graphs import Layout, trace_branch
@@ -76,11 +77,13 @@ def _staged() -> bool:
     return _batching(_local.interpreter)
 
 
-def _is_abstract(value) -> bool:
-    """Whether ``value`` has no concrete value now (traced, or a vmap batch)."""
+def is_abstract(value) -> bool:
+    """Whether ``value`` (a predicate, an index, a bound) has no concrete value now: traced
+    by ``ug.jit``, a vmap batch, or any tensor under :class:`compiled_loops`; control flow on
+    it becomes a primitive."""
     if not isinstance(value, Tensor):
         return False
-    if _local.staged_control_flow:
+    if _local.staged_control_flow or isinstance(value._data, AbstractArray):
         return True
     trace = _local.trace
     if trace is not None:
@@ -129,7 +132,7 @@ def cond(pred, true_fn: Callable, false_fn: Callable, *operands):
     if not callable(true_fn) or not callable(false_fn):
         raise TypeError("cond: 'true_fn' and 'false_fn' must be callable")
     _check_predicate(pred, "cond", "pred")
-    if not _is_abstract(pred):
+    if not is_abstract(pred):
         return true_fn(*operands) if bool(pred) else false_fn(*operands)
     from .elementwise import cast
     from .shape import reshape
@@ -154,7 +157,7 @@ def switch(index, branches: Sequence[Callable], *operands):
     if not all(callable(b) for b in branches):
         raise TypeError("switch: every entry of 'branches' must be callable")
     _check_predicate(index, "switch", "index", integer=True)
-    if not _is_abstract(index):
+    if not is_abstract(index):
         chosen = min(max(int(index), 0), len(branches) - 1)
         return branches[chosen](*operands)
     from .elementwise import cast
@@ -215,21 +218,23 @@ def _unify_effects(traced: list) -> list:
     tensor's new value (a branch that does not write it returns it unchanged)."""
     from ..graph.ir import Var
     union = []
+    keys = set()
     for t in traced:
         for effect in t.effects:
-            if not any(kind == effect[0] and tensor is effect[1] for kind, tensor in union):
+            if _effect_key(*effect) not in keys:
+                keys.add(_effect_key(*effect))
                 union.append(effect)
     if not union:
         return union
     for t in traced:
         graph = t.branch.graph
         results = graph.outputs[:t.out_leaves]
-        own = dict(zip([(kind, id(tensor)) for kind, tensor in t.effects],
+        own = dict(zip([_effect_key(kind, tensor) for kind, tensor in t.effects],
                        graph.outputs[t.out_leaves:]))
         outputs = list(results)
         new_constants = []
         for kind, tensor in union:
-            atom = own.get((kind, id(tensor)))
+            atom = own.get(_effect_key(kind, tensor))
             if atom is None:  # this branch leaves it as it is: it passes the value through
                 value = _current(kind, tensor)
                 atom = Var(tuple(value.shape), value._data.dtype)
@@ -242,6 +247,12 @@ def _unify_effects(traced: list) -> list:
         t.constants = t.constants + [value for _, value in new_constants]
         t.effects = list(union)
     return union
+
+
+def _effect_key(kind: str, tensor: Tensor) -> tuple:
+    """What an effect writes: a tensor's storage (tensors sharing it, such as ``v`` and
+    ``v.detach()``, are one), or its ``.grad``."""
+    return (kind, id(tensor._data) if kind == "data" else id(tensor))
 
 
 def _current(kind: str, tensor: Tensor) -> Tensor:
@@ -349,7 +360,7 @@ def fori_loop(lower, upper, body_fun: Callable, init_val):
     if not callable(body_fun):
         raise TypeError("fori_loop: 'body_fun' must be callable")
     from .creation import as_tensor
-    if not (_is_abstract(lower) or _is_abstract(upper)):
+    if not (is_abstract(lower) or is_abstract(upper)):
         start, stop = _bound(lower, "lower"), _bound(upper, "upper")
         if not _staged():
             value = init_val

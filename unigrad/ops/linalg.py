@@ -25,7 +25,6 @@ import numpy as np
 from .. import _state, backend
 from ..autograd.node import is_recorded, present_as
 from ..backend import namespace_of
-from ..interpreters import has_values
 from ..interpreters.batching import move_to_front, ndim_of, over_leading_dims
 from ..tensor import PLAIN_TENSOR_TYPES, Tensor
 from ._dtypes import to_tensor_operand
@@ -583,17 +582,23 @@ logabsdet_p = Primitive("logabsdet", _slogdet_impl,
 
 
 def _slogdet_sign_vjp(g, out, needs, a):
+    if not _is_complex(a):  # a real sign (-1, 0 or 1) is piecewise constant
+        return (None,)
     # d sign = i Im(tr(A^-1 dA)) sign: the cotangent is i Im(g conj(sign)) A^-H
     from .complex_numbers import conj, imag
     return (_per_matrix(1j * imag(g * conj(out))) * _adjoint(inv(a)),)
 
 
 def _slogdet_sign_jvp(tangents, out, a):
+    if not _is_complex(a):
+        from .creation import zeros_like
+        return zeros_like(out)
     from .complex_numbers import imag
     return 1j * imag(_trace_inv_times(a, tangents[0])) * out
 
 
-# the sign of a complex determinant, det / |det| (a real one's sign has no gradient)
+# the sign of the determinant: det / |det| for a complex one; a real one's (-1, 0 or 1) has no
+# gradient
 slogdet_sign_p = Primitive("slogdet_sign", lambda a: namespace_of(a).linalg.slogdet(a)[0],
                            lambda a: (shape_of(a)[:-2], dtype_of(a)),
                            backward_name="LinalgSlogdetBackward0", vjp=_slogdet_sign_vjp,
@@ -652,18 +657,12 @@ def slogdet(A):
         >>> sign, logabsdet
         (tensor(-0.-1.j), tensor(0.6931))
     """
-    from ..tensor import _make_tensor
+    from ..transforms._core import detached
     A = _operand(A)
     _check_square("slogdet", A, complex_ok=True)
-    if _is_complex(A):
-        return SlogdetResult(bind(slogdet_sign_p, A), bind(logabsdet_p, A))
-    raw = _raw(A)
-    if not has_values(raw):
-        from .elementwise import sign as sign_of  # graph mode: the sign of det, as an op
-        return SlogdetResult(sign_of(bind(det_p, _make_tensor(raw))), bind(logabsdet_p, A))
-    sign = namespace_of(raw).linalg.slogdet(raw)[0]
-    return SlogdetResult(_make_tensor(sign) if isinstance(A, Tensor) else sign,
-                         bind(logabsdet_p, A))
+    # LAPACK's sign in every mode; a real one (-1, 0 or 1) has no gradient
+    sign = bind(slogdet_sign_p, A if _is_complex(A) else detached(A))
+    return SlogdetResult(sign, bind(logabsdet_p, A))
 
 
 @op(methods=("logdet",))

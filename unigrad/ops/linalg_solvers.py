@@ -1,12 +1,14 @@
 """Linear solvers, LU/Cholesky helpers and matrix functions, with ``torch.linalg``'s names.
 
 Primitives: the (non-differentiable) LU pivots of partial pivoting and the row
-permutation they describe, and ``matrix_exp`` (its vjp and jvp are the corner
-block of the exponential of a block-triangular matrix, as in PyTorch). The rest
-are composites of differentiable ops: the LU factors are an unpivoted Doolittle
-elimination of the row-permuted input (so their gradient is PyTorch's, to any
-order), triangular solves are ``solve`` of the masked triangle, and the
-Cholesky solvers differentiate through the full factor exactly as PyTorch does.
+permutation they describe, ``cholesky_ex``'s factor (differentiated as
+``cholesky``) and its (non-differentiable) ``info``, and ``matrix_exp`` (its
+vjp and jvp are the corner block of the exponential of a block-triangular
+matrix, as in PyTorch). The rest are composites of differentiable ops: the LU
+factors are an unpivoted Doolittle elimination of the row-permuted input (so
+their gradient is PyTorch's, to any order), triangular solves are ``solve`` of
+the masked triangle, and the Cholesky solvers differentiate through the full
+factor exactly as PyTorch does.
 Only real float32/float64 tensors exist in unigrad (complex support comes later).
 
 Example:
@@ -21,6 +23,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import namedtuple
 
@@ -41,6 +44,8 @@ from .linalg import (
     LinAlgError,
     _adjoint,
     _check_square,
+    _cholesky_jvp,
+    _cholesky_vjp,
     _mT,
     _operand,
     inv,
@@ -240,45 +245,88 @@ def _cholesky_info(raw: np.ndarray) -> np.ndarray:
     return info.reshape(raw.shape[:-2])
 
 
+def _factors(a) -> np.ndarray | None:
+    """The lower Cholesky factors of every matrix of ``a``, or None if one fails."""
+    try:
+        return np.linalg.cholesky(a)
+    except np.linalg.LinAlgError:
+        return None
+
+
+def _cholesky_ex_impl(a):
+    """Per matrix its lower Cholesky factor; where the factorization fails at the leading
+    minor of order ``k``, the factor of the leading ``k - 1`` block above the input's
+    remaining lower triangle."""
+    a = np.asarray(a)
+    factor = _factors(a)
+    if factor is not None:
+        return factor
+    size = a.shape[-1]
+    flat = np.tril(a).reshape((-1, size, size))
+    for matrix, order in zip(flat, _cholesky_info(a).reshape(-1)):
+        done = size if order == 0 else order - 1  # the block that is positive-definite
+        if done:
+            block = matrix[:done, :done]
+            matrix[:done, :done] = np.linalg.cholesky(block + np.tril(block, -1).conj().T)
+    return flat.reshape(a.shape)
+
+
+def _cholesky_info_impl(a, check_errors: bool = False):
+    """Per matrix the order of its first leading minor that is not positive-definite (0 on
+    success), ``int32``; ``check_errors``: a failure raises LinAlgError."""
+    a = np.asarray(a)
+    if _factors(a) is not None:
+        return np.zeros(a.shape[:-2], dtype=np.int32)
+    info = _cholesky_info(a)
+    if check_errors:
+        first = int(info.reshape(-1)[np.flatnonzero(info)[0]])
+        raise LinAlgError(f"linalg.cholesky_ex: The factorization could not be completed "
+                          f"because the input is not positive-definite (the leading minor of "
+                          f"order {first} is not positive-definite).")
+    return info
+
+
+def _info_abstract(a):
+    return shape_of(a)[:-2], np.dtype(np.int32)
+
+
+# cholesky_ex's factor: cholesky's where it succeeds, and differentiated as cholesky
+cholesky_ex_p = Primitive("cholesky_ex", _cholesky_ex_impl, lambda a: (shape_of(a), dtype_of(a)),
+                          vjp=_cholesky_vjp, jvp=_cholesky_jvp,
+                          backward_name="LinalgCholeskyExBackward0", saves="output",
+                          batch=over_leading_dims(), complex_gradient="own")
+cholesky_info_p = Primitive("cholesky_info", _cholesky_info_impl, _info_abstract,
+                            differentiable=False, batch=over_leading_dims())
+# the info of cholesky_ex(check_errors=True): a failure raises, so no graph drops the check
+cholesky_check_p = Primitive("cholesky_check",
+                             functools.partial(_cholesky_info_impl, check_errors=True),
+                             _info_abstract, differentiable=False, impure=True,
+                             batch=over_leading_dims())
+
+
 def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False):
     """``(L, info)``: :func:`~unigrad.linalg.cholesky` and, per matrix, the order of the
     first leading minor that is not positive-definite (0 on success), ``int32``.
 
     With ``check_errors=True`` a failure raises :class:`~unigrad.linalg.LinAlgError`.
     Where the factorization fails, ``L`` holds the factor of the positive-definite
-    leading block and the input's remaining lower triangle (it has no gradient).
+    leading block and the input's remaining lower triangle (its gradient there, the
+    rule of ``cholesky``, means nothing).
 
     Example:
         >>> import unigrad as ug
         >>> ug.linalg.cholesky_ex(ug.tensor([[4.0, 2.0], [2.0, 5.0]]))
         linalg_cholesky_ex(L=tensor([[2., 0.],
                 [1., 2.]]), info=tensor(0, dtype=unigrad.int32))
+        >>> ug.linalg.cholesky_ex(ug.tensor([[4.0, 2.0], [2.0, 1.0]]))
+        linalg_cholesky_ex(L=tensor([[2., 0.],
+                [2., 1.]]), info=tensor(2, dtype=unigrad.int32))
     """
-    from .linalg import cholesky
     A = _floating_matrix("linalg.cholesky_ex", A, complex_ok=True)
     _check_square("cholesky_ex", A, complex_ok=True)
-    raw = A._data if isinstance(A, Tensor) else A
-    if not has_values(raw):
-        return CholeskyExResult(cholesky(A, upper=upper),
-                                _make_tensor(np.zeros(tuple(A.shape[:-2]), np.int32)))
-    info = _cholesky_info(np.asarray(raw))
-    if not info.any():
-        return CholeskyExResult(cholesky(A, upper=upper), _info_tensor(info))
-    if check_errors:
-        first = int(info.reshape(-1)[np.flatnonzero(info)[0]])
-        raise LinAlgError(f"linalg.cholesky_ex: The factorization could not be completed "
-                          f"because the input is not positive-definite (the leading minor of "
-                          f"order {first} is not positive-definite).")
-    size = raw.shape[-1]
-    flat = np.tril(np.array(raw)).reshape((-1, size, size))
-    for matrix, order in zip(flat, info.reshape(-1)):
-        if order > 1:
-            matrix[:order - 1, :order - 1] = np.linalg.cholesky(matrix[:order - 1, :order - 1]
-                                                                + np.tril(matrix[:order - 1,
-                                                                                 :order - 1],
-                                                                          -1).conj().T)
-    factor = _make_tensor(flat.reshape(raw.shape))
-    return CholeskyExResult(_adjoint(factor) if upper else factor, _info_tensor(info))
+    info = bind(cholesky_check_p if check_errors else cholesky_info_p, A)
+    factor = bind(cholesky_ex_p, A)
+    return CholeskyExResult(_adjoint(factor) if upper else factor, info)
 
 
 def _lu_info(U) -> np.ndarray:

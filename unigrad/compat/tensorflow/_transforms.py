@@ -273,13 +273,14 @@ class Function:
     """
 
     def __init__(self, python_function: Callable, input_signature=None,
-                 jit_compile: bool | None = None, reduce_retracing: bool = False):
+                 jit_compile: bool | None = None, reduce_retracing: bool = False,
+                 autograph: bool = True):
         if not callable(python_function):
             raise TypeError(f"tf.function expects a callable, got "
                             f"{type(python_function).__name__}")
         self.python_function = python_function
         self.input_signature = input_signature
-        self._compiled = ug.jit(_as_graph(python_function))
+        self._compiled = ug.jit(_as_graph(python_function), autograph=autograph)
         functools.update_wrapper(self, python_function)
 
     def __call__(self, *args, **kwargs):
@@ -308,7 +309,9 @@ def function(func: Callable | None = None, input_signature=None, autograph: bool
              experimental_attributes=None, experimental_relax_shapes=None,
              experimental_compile=None, experimental_follow_type_hints=None):
     """``tf.function``: compile ``func`` into a graph (:func:`unigrad.jit`), as a decorator with
-    or without arguments. ``autograph`` and the experimental options are accepted and ignored.
+    or without arguments. With ``autograph`` (the default) Python ``if``/``while``/``for``
+    on tensors become graph control flow (``tf.cond``/``tf.while_loop``); the experimental
+    options are accepted and ignored.
 
     Example:
         >>> import unigrad.compat.tensorflow as tf
@@ -319,8 +322,8 @@ def function(func: Callable | None = None, input_signature=None, autograph: bool
         np.float32(3.0)
     """
     if func is None:
-        return lambda f: Function(f, input_signature, jit_compile, reduce_retracing)
-    return Function(func, input_signature, jit_compile, reduce_retracing)
+        return lambda f: Function(f, input_signature, jit_compile, reduce_retracing, autograph)
+    return Function(func, input_signature, jit_compile, reduce_retracing, autograph)
 
 
 def vectorized_map(fn: Callable, elems, fallback_to_while_loop: bool = True, warn: bool = True):
