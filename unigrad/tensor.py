@@ -106,6 +106,14 @@ def note_created(tensor: Tensor) -> Tensor:
     return tensor
 
 
+def _traced_detach(tensor: Tensor):
+    """The traced value of ``tensor.detach()``: a ``stop_gradient`` eqn of the graph."""
+    from .autograd.grad_mode import no_grad
+    from .ops.elementwise import stop_gradient_p
+    with no_grad():
+        return stop_gradient_p(tensor)._data
+
+
 def _make_tensor(data, requires_grad: bool = False) -> Tensor:
     """Wrap a backend array without copying or checking (internal fast path)."""
     t = object.__new__(Tensor)
@@ -560,7 +568,12 @@ class Tensor:
     def detach(self) -> Tensor:
         """A new tensor sharing storage and version counter, outside the graph."""
         data = self._data
-        if type(data) is not np.ndarray and hasattr(data, "detached"):
+        if type(data) is np.ndarray:
+            pass
+        elif self._requires_grad and _local.trace is not None and \
+                getattr(data, "trace", None) is _local.trace:
+            data = _traced_detach(self)  # the graph keeps the cut (grad of a jitted call)
+        elif hasattr(data, "detached"):
             data = data.detached()  # a vmap batch: its whole-batch value leaves the graph too
         t = _make_tensor(data)
         t._vc = shared_counter(self)

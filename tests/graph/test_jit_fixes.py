@@ -241,3 +241,16 @@ def test_a_call_differentiates_at_the_values_before_its_in_place_writes(split, m
     f(x).backward()
     np.testing.assert_array_equal(x.grad.numpy(), [1.0, 2.0])
     np.testing.assert_array_equal(scale.numpy(), [3.0, 6.0])
+
+
+@pytest.mark.parametrize("detached", [
+    lambda x: x.detach(),            # an argument: a detached alias of a captured tensor
+    lambda x: x.data,
+    lambda x: (x * 2.0).detach(),    # a value computed in the graph
+])
+def test_detach_cuts_the_gradient_of_a_jitted_call(detached):
+    function = lambda x: (detached(x) * x).sum()  # noqa: E731
+    x = ug.tensor([1.0, 2.0])
+    expected = ug.grad(function)(x)
+    np.testing.assert_allclose(ug.grad(ug.jit(function))(x).numpy(), expected.numpy())
+    np.testing.assert_allclose(ug.jit(ug.grad(function))(x).numpy(), expected.numpy())

@@ -128,3 +128,16 @@ OPS = [
     OpSpec("while_loop", _grown, _grown_reference, _while_samples,
            primitives=("while_loop", "while_loop_vjp"), second_order=False),
 ]
+
+
+def _detached_in_graph(x):
+    """``detach()`` inside ``ug.jit`` of a tensor that requires grad records ``stop_gradient``
+    (differentiating the graph must not flow through it; tests/graph/test_jit_fixes.py)."""
+    with ug.enable_grad():
+        leaf = x.detach().requires_grad_()
+        return ug.jit(lambda value: (value * 3.0).detach() - value.detach())(leaf).detach()
+
+
+OPS.append(OpSpec("stop_gradient", _detached_in_graph, lambda x: x * 2.0,
+                  lambda rng: [Sample((normal(rng, 2, 3),), label="matrix")],
+                  primitives=("stop_gradient",), grad=False, second_order=False, jvp=False))

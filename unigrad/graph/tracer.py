@@ -473,6 +473,9 @@ class Trace:
                             operands.append(Literal(data))
                             continue
                     data = record.storage.value
+                    if record.alias and not value._requires_grad and record.storage.owner \
+                            is not None and record.storage.owner.requires_grad:
+                        data = self._gradient_stopped(data)  # a detached alias: no gradient
                 operands.append(data.var)
                 traced = True
             elif type(value) is Tracer:
@@ -511,6 +514,14 @@ class Trace:
         if prim.is_view:
             self.view_vars.add(var)
         return Tracer(var, self), any_tensor, requires_grad
+
+    def _gradient_stopped(self, tracer: Tracer) -> Tracer:
+        """``stop_gradient`` of a traced value (what reading a detached alias of a tensor that
+        requires grad records: differentiating the graph must not flow through it)."""
+        from ..ops.elementwise import stop_gradient_p
+        var = Var(tracer.shape, tracer.dtype)
+        self.eqns.append(Eqn(stop_gradient_p, [tracer.var], var, {}))
+        return Tracer(var, self)
 
     def assign(self, tensor: Tensor, value) -> None:
         """An in-place write: ``tensor`` now holds ``value`` (a tracer or constant).

@@ -169,6 +169,15 @@ def _cast_impl(x, dtype):
     return x.astype(dtype, copy=False)
 
 
+# What ``Tensor.detach()`` records while a graph is traced: the same values, and no gradient
+# when the graph itself is differentiated (grad of a jitted call); an identity once optimized.
+stop_gradient_p = Primitive("stop_gradient", lambda x: x, lambda x: (shape_of(x), dtype_of(x)),
+                            differentiable=False, saves="nothing", is_view=True,
+                            batch=lambda values, dims: (bind(stop_gradient_p, values[0]),
+                                                        dims[0]),
+                            scalar=lambda operands, params, dtype: operands[0],
+                            simplify=operand_when_unchanged)
+
 cast_p = Primitive("cast", _cast_impl, lambda x, dtype: (shape_of(x), np.dtype(dtype)),
                    kind="linear", saves="nothing", vjp=lambda g, out, needs, x, dtype: (g,),
                    backward_name="ToCopyBackward0",
