@@ -17,6 +17,7 @@ class _LocalState(threading.local):
         self.trace = None  # the graph-mode Trace recording this thread's ops, else None
         self.interpreter = None  # the innermost active interpreter (None: plain eager)
         self.staged_control_flow = False  # ``ug.ops.control.compiled_loops()`` is active
+        self.autograph = False  # a ``ug.jit`` trace converts control flow (Cells convert theirs)
 
 
 local = _LocalState()

@@ -254,3 +254,11 @@ def test_detach_cuts_the_gradient_of_a_jitted_call(detached):
     expected = ug.grad(function)(x)
     np.testing.assert_allclose(ug.grad(ug.jit(function))(x).numpy(), expected.numpy())
     np.testing.assert_allclose(ug.jit(ug.grad(function))(x).numpy(), expected.numpy())
+
+
+def test_the_same_tensor_passed_twice_gets_its_own_graph():
+    product = ug.jit(lambda a, b: a * b * b)
+    x, y = ug.tensor([1.0, 2.0, 3.0]), ug.tensor([1.0, 1.0, 1.0])
+    assert product(x, x).tolist() == [1.0, 8.0, 27.0]
+    assert product(x, y).tolist() == [1.0, 2.0, 3.0]
+    assert product(y, y).tolist() == [1.0, 1.0, 1.0] and product.trace_count == 2

@@ -243,14 +243,24 @@ class JitFunction:
 
     def _call(self, *args, **kwargs):
         if _local.trace is not None:  # inside another trace: inline
-            return self._function_to_trace()(*args, **kwargs)
+            return self._traced_call(args, kwargs)
         interpreter = _local.interpreter
         if interpreter is not None and _batching(interpreter):  # inside vmap: run op by op
-            return self._function_to_trace()(*args, **kwargs)
+            return self._traced_call(args, kwargs)
         compiled, leaves = self._compiled_for(args, kwargs)
         if _local.forward_levels:
             return _interpret_call(compiled, leaves)
         return _run(compiled, leaves)
+
+    def _traced_call(self, args: tuple, kwargs: dict):
+        """``fn(*args, **kwargs)`` as traced: converted with ``autograph`` (and so are the
+        Cells it calls, through :data:`unigrad._state.local.autograph`)."""
+        previous = _local.autograph
+        _local.autograph = self.autograph
+        try:
+            return self._function_to_trace()(*args, **kwargs)
+        finally:
+            _local.autograph = previous
 
     def _function_to_trace(self) -> Callable:
         """``fn``, with its Python control flow on traced values converted to control-flow
@@ -339,7 +349,7 @@ class JitFunction:
             dynamic[position] = None
         leaves, treedef = tree_flatten((tuple(dynamic), kwargs))
         key = (treedef, tuple(static), tuple(_leaf_key(leaf) for leaf in leaves),
-               _local.grad_enabled, _local.autocast_dtype,
+               _repeated_leaves(leaves), _local.grad_enabled, _local.autocast_dtype,
                None if self.extra_key is None else self.extra_key())
         while True:
             with self._lock:
@@ -385,7 +395,7 @@ class JitFunction:
                 return None
             data = arg._data
             parts.append((data.shape, data.dtype, arg._requires_grad))
-        return (tuple(parts), _local.grad_enabled, _local.autocast_dtype,
+        return (tuple(parts), _repeated_leaves(args), _local.grad_enabled, _local.autocast_dtype,
                 None if self.extra_key is None else self.extra_key())
 
     def _compile(self, args, kwargs, leaves, treedef, static: dict, key) -> Compiled:
@@ -409,7 +419,7 @@ class JitFunction:
                 call_leaves.append(leaf)
             dynamic_args, call_kwargs = tree_unflatten(treedef, call_leaves)
             call_args = [static[i] if i in static else a for i, a in enumerate(dynamic_args)]
-            result = self._function_to_trace()(*call_args, **call_kwargs)
+            result = self._traced_call(call_args, call_kwargs)
             out_leaves, out_treedef = tree_flatten(result)
             effects = trace.effects()
             outputs, atoms, differentiable_results = _output_specs(trace, out_leaves)
@@ -501,6 +511,17 @@ def _leaf_key(leaf):
     except TypeError:
         return ("object", id(leaf))
     return ("value", type(leaf), leaf)
+
+
+def _repeated_leaves(leaves) -> tuple | None:
+    """Which tensor arguments are the same object (the trace reads such a tensor once, so
+    ``f(x, x)`` and ``f(x, y)`` need different graphs); None when all are distinct."""
+    tensors = [id(leaf) for leaf in leaves if isinstance(leaf, (Tensor, ndarray))]
+    if len(set(tensors)) == len(tensors):
+        return None
+    first: dict = {}
+    return tuple(first.setdefault(identity, position) for position, identity in
+                 enumerate(tensors))
 
 
 def _describe_signature(key) -> str:

@@ -398,12 +398,20 @@ class Cell:
         return self._implementation()(*args, **kwargs)
 
     def _implementation(self):
-        """The bound method computing this cell: its ``construct`` or its ``forward``."""
+        """The bound method computing this cell: its ``construct`` or its ``forward`` (with
+        its control flow converted while ``ug.jit`` traces with autograph)."""
         cls = type(self)
         if cls.construct is not Cell.construct:
-            return self.construct
-        if cls.forward is not Cell.forward:
-            return self.forward
+            method = self.construct
+        elif cls.forward is not Cell.forward:
+            method = self.forward
+        else:
+            method = None
+        if method is not None:
+            if _local.autograph:
+                from ..graph.autograph import convert
+                return convert(method)
+            return method
         raise NotImplementedError(f"{cls.__name__} defines neither construct() (MindSpore) nor "
                                   f"forward() (PyTorch)")
 
