@@ -266,7 +266,7 @@ def test_mindspore_fft_functions_match_numpy():
 
 
 def test_mindspore_complex_functions_and_dtypes():
-    assert repr(ms.complex64) == "Complex64" and ms.dtype.complex128 == ms.complex128
+    assert repr(ms.complex64) == "mindspore.complex64" and ms.dtype.complex128 == ms.complex128
     z = ops.complex(ms.Tensor([3.0, 0.0]), ms.Tensor([4.0, -1.0]))
     assert z.dtype == ms.complex64
     _close(ops.real(z).asnumpy(), [3.0, 0.0])

@@ -47,7 +47,8 @@ class TestDtypesAndTensor:
     def test_dtype_reprs(self):
         assert [repr(d) for d in (ms.float16, ms.float32, ms.float64, ms.int32, ms.int64,
                                   ms.bool_, ms.uint8, ms.int8)] == [
-            "Float16", "Float32", "Float64", "Int32", "Int64", "Bool", "UInt8", "Int8"]
+            "mindspore.float16", "mindspore.float32", "mindspore.float64", "mindspore.int32",
+            "mindspore.int64", "mindspore.bool", "mindspore.uint8", "mindspore.int8"]
         assert str(ms.float32) == "Float32"
         assert ms.float_ == ms.float32 and ms.int_ == ms.int64 and ms.half == ms.float16
         assert ms.dtype.float64 is ms.float64 and ms.double is ms.float64
@@ -596,11 +597,11 @@ class TestNn:
         assert nn.Flatten()(ms.Tensor(np.ones((2, 3, 4)))).shape == (2, 12)
 
     def test_reprs(self):
-        assert repr(nn.Dense(3, 1, has_bias=False)) == "Dense<input_channels=3, output_channels=1>"
-        assert repr(nn.Dropout(p=0.2)) == "Dropout<p=0.2>"
+        assert repr(nn.Dense(3, 1, has_bias=False)) == "Dense(input_channels=3, output_channels=1)"
+        assert repr(nn.Dropout(p=0.2)) == "Dropout(p=0.2)"
         assert nn.Dropout(keep_prob=0.8).p == pytest.approx(0.2)
         text = repr(Net())
-        assert text.startswith("Net<\n  (fc): Dense<input_channels=3, output_channels=1>")
+        assert text.startswith("Net(\n  (fc): Dense(input_channels=3, output_channels=1)")
 
     def test_losses(self):
         logits = ms.Tensor([[2.0, 1.0, 0.1], [0.5, 2.5, 0.3]])

@@ -333,3 +333,4 @@ from .mindspore_primitives_cases import *  # noqa: E402, F403
 from .mindspore_printing_cases import *  # noqa: E402, F403
 from .mindspore_training_cases import *  # noqa: E402, F403
 from .mindspore_transforms_cases import *  # noqa: E402, F403
+from .mindspore_tutorial_cases import *  # noqa: E402, F403

@@ -36,7 +36,9 @@ from ._transforms import (
     jacfwd,
     jacrev,
     jit,
+    jit_class,
     jvp,
+    mutable,
     set_context,
     set_seed,
     value_and_grad,
@@ -69,6 +71,7 @@ from .dtype import (
 )
 
 __all__ = ["Tensor", "Parameter", "ParameterTuple", "grad", "value_and_grad", "get_grad", "jit",
+           "jit_class", "mutable",
            "set_context", "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed",
            "nn", "ops", "amp", "dtype", "bool_", "int8", "int16", "int32", "int64", "uint8",
            "float16", "float32", "float64", "complex64", "complex128", "half", "single", "double",

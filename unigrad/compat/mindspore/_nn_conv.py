@@ -265,7 +265,7 @@ class MaxPool2d(_Pool2d):
         Tensor(shape=[1, 1, 1, 1], dtype=Float32, value=
         [[[[4.00000000e+000]]]])
         >>> pool
-        MaxPool2d<kernel_size=2, stride=2, pad_mode=VALID>
+        MaxPool2d(kernel_size=2, stride=2, pad_mode=VALID)
     """
 
     def __init__(self, kernel_size=1, stride=1, pad_mode: str = "valid", padding=0,

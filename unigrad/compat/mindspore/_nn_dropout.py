@@ -66,7 +66,7 @@ class Dropout2d(_ChannelDropout, _ugnn.Dropout2d):
     Example:
         >>> from unigrad.compat.mindspore import nn
         >>> nn.Dropout2d(0.25)
-        Dropout2d<p=0.75>
+        Dropout2d(p=0.75)
     """
 
 

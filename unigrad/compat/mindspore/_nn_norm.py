@@ -168,9 +168,9 @@ class LayerNorm(Cell):
     Example:
         >>> from unigrad.compat.mindspore import nn
         >>> nn.LayerNorm((2, 3), begin_norm_axis=1, begin_params_axis=1)
-        LayerNorm<normalized_shape=(2, 3), begin_norm_axis=1, begin_params_axis=1, \
+        LayerNorm(normalized_shape=(2, 3), begin_norm_axis=1, begin_params_axis=1, \
 gammaParameter (name=gamma, shape=(2, 3), dtype=Float32, requires_grad=True), \
-beta=Parameter (name=beta, shape=(2, 3), dtype=Float32, requires_grad=True)>
+beta=Parameter (name=beta, shape=(2, 3), dtype=Float32, requires_grad=True))
     """
 
     def __init__(self, normalized_shape, begin_norm_axis: int = -1, begin_params_axis: int = -1,

@@ -26,7 +26,7 @@ class WithEvalCell(Cell):
     Example:
         >>> from unigrad.compat.mindspore import nn
         >>> nn.WithEvalCell(nn.Dense(2, 1), nn.MSELoss())._loss_fn
-        MSELoss<>
+        MSELoss()
     """
 
     def __init__(self, network: Cell, loss_fn: Cell, add_cast_fp32: bool = False):

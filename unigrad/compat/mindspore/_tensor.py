@@ -124,7 +124,7 @@ class Tensor(_UgTensor):
         >>> import numpy as np
         >>> import unigrad.compat.mindspore as ms
         >>> ms.Tensor(np.array([1.0, 2.0])).dtype, ms.Tensor([1, 2]).dtype
-        (Float64, Int64)
+        (mindspore.float64, mindspore.int64)
         >>> ms.Tensor(shape=(2, 2), dtype=ms.float32, init="ones").asnumpy()
         array([[1., 1.],
                [1., 1.]], dtype=float32)
@@ -220,6 +220,30 @@ class Tensor(_UgTensor):
     def init_data(self) -> Tensor:
         """MindSpore initializes lazily; here the data exists already: returns self."""
         return self
+
+    # ---------------------------------------------------------------------- hooks
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` with the gradient flowing into this tensor during a gradient
+        computation; a Tensor it returns replaces the gradient. Returns a handle whose
+        ``remove()`` unregisters it. Register it on a value computed inside the function
+        being differentiated.
+
+        Example:
+            >>> import unigrad.compat.mindspore as ms
+            >>> def f(x):
+            ...     y = x * 3
+            ...     _ = y.register_hook(lambda grad: grad * 2)
+            ...     return y.sum()
+            >>> ms.grad(f)(ms.Tensor([1.0, 2.0]))
+            Tensor(shape=[2], dtype=Float32, value= [6.00000000e+000, 6.00000000e+000])
+        """
+        if not callable(hook):
+            raise TypeError(f"Expected a callable hook function, but got "
+                            f"{type(hook).__name__}.")
+
+        def call(grad):
+            return to_ms(hook(to_ms(grad)))
+        return _UgTensor.register_hook(self, call)
 
     # ---------------------------------------------------------------- conversions
     def asnumpy(self) -> np.ndarray:
@@ -356,6 +380,38 @@ class Parameter(_UgParameter, Tensor):
             raise TypeError(f"For 'Parameter', 'requires_grad' must be bool, but got "
                             f"{type(requires_grad).__name__}")
         _UgParameter.__init__(self, default_input, name, requires_grad=bool(requires_grad))
+        if not self._is_differentiable():
+            self._extra_dict()["trainable"] = bool(requires_grad)
+
+    def _is_differentiable(self) -> bool:
+        return self._data.dtype.kind in "fc"
+
+    @property
+    def requires_grad(self) -> bool:
+        """Whether the Parameter is trained (in ``trainable_params``). Integer and bool
+        Parameters keep this flag as MindSpore does, but gradients never flow into them.
+
+        Example:
+            >>> import unigrad.compat.mindspore as ms
+            >>> step = ms.Parameter(ms.Tensor(3, ms.int32), name="step")
+            >>> step.requires_grad
+            True
+            >>> step.requires_grad = False
+            >>> step
+            Parameter (name=step, shape=(), dtype=Int32, requires_grad=False)
+        """
+        if self._extra is not None and "trainable" in self._extra:
+            return self._extra["trainable"]
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError("The argument `requires_grad` must be bool type")
+        if self._is_differentiable():
+            self.requires_grad_(bool(value))
+        else:
+            self._extra_dict()["trainable"] = bool(value)
 
     def __repr__(self) -> str:
         name = self.name if self.name is not None else "Parameter"
@@ -382,14 +438,17 @@ class Parameter(_UgParameter, Tensor):
         xp = backend.namespace_of(self._data)
         data = {"same": self._data.copy, "zeros": lambda: xp.zeros_like(self._data),
                 "ones": lambda: xp.ones_like(self._data)}[init]()
-        return Parameter(Tensor(data), self.name, requires_grad=self._requires_grad)
+        return Parameter(Tensor(data), self.name, requires_grad=self.requires_grad)
 
     def __deepcopy__(self, memo):
-        return to_ms(_UgParameter.__deepcopy__(self, memo))
+        copied = to_ms(_UgParameter.__deepcopy__(self, memo))
+        if not self._is_differentiable():
+            copied._extra_dict()["trainable"] = self.requires_grad
+        return copied
 
     def __reduce_ex__(self, protocol):
         return (_rebuild_parameter, (backend.to_numpy(self._data), self.name,
-                                     self._requires_grad))
+                                     self.requires_grad))
 
 
 Parameter._result_class = Tensor

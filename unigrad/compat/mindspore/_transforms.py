@@ -23,14 +23,18 @@ import numpy as np
 
 from ... import _state, context
 from ...graph.jit import jit as _ug_jit
+from ...nn.cell import Cell as _UgCell
 from ...ops import manual_seed as _manual_seed
+from ...tensor import Tensor as _UgTensor
 from ...transforms import functional as _functional
 from ...transforms.gradop import GradOperation as _UgGradOperation
 from ...transforms.positions import get_grad as _ug_get_grad
+from ...transforms.positions import normalize_grad_position as _normalize_grad_position
 from ...transforms.vectorize import vmap as _ug_vmap
 from ._tensor import to_ms
 
-__all__ = ["grad", "value_and_grad", "get_grad", "GradOperation", "jit", "set_context",
+__all__ = ["grad", "value_and_grad", "get_grad", "GradOperation", "jit", "jit_class", "mutable",
+           "set_context",
            "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "vmap", "jvp",
            "vjp", "jacfwd", "jacrev"]
 
@@ -65,6 +69,106 @@ def _ms_results(fn: Callable, compile_in_graph_mode: bool = True) -> Callable:
     return call
 
 
+class _RepeatedInputs:
+    """A Tensor object passed at several positions is one input to MindSpore's PyNative
+    gradients: every one of those positions gets its total gradient (``grad(f, (0, 1))(x,
+    x)`` is ``(df/dx, df/dx)``, not the two partial derivatives), at every order. (Compiled
+    graphs, GRAPH_MODE and ``jit``, keep one input per position, as MindSpore's do.)
+
+    The function runs with the group's representative (its first differentiated position)
+    at all of the group's positions; afterwards the other differentiated positions of the
+    group get the representative's gradient.
+    """
+
+    def __init__(self, args: tuple, differentiated: tuple):
+        positions: dict[int, list[int]] = {}
+        for index, value in enumerate(args):
+            if isinstance(value, _UgTensor):
+                positions.setdefault(id(value), []).append(index)
+        order = [index for index in differentiated if isinstance(args[index], _UgTensor)]
+        self.substitutes: dict[int, int] = {}  # position -> its representative's position
+        self.copies: list[tuple[int, int]] = []  # (gradient slot, the representative's slot)
+        for group in positions.values():
+            if len(group) < 2:
+                continue
+            chosen = [index for index in group if index in order]
+            representative = chosen[0] if chosen else group[0]
+            self.substitutes.update((index, representative) for index in group
+                                    if index != representative)
+            self.copies.extend((order.index(index), order.index(representative))
+                               for index in chosen[1:])
+
+    def shared(self, input_grads: tuple) -> tuple:
+        """``input_grads`` (one entry per differentiated Tensor position, or ``(position,
+        gradient)`` pairs) with each repeated position given its representative's gradient."""
+        grads = list(input_grads)
+        for slot, source in self.copies:
+            entry = input_grads[source]
+            grads[slot] = (grads[slot][0], entry[1]) if isinstance(entry, tuple) else entry
+        return tuple(grads)
+
+
+def _with_repeated_inputs(make_transform: Callable, fn: Callable, differentiated: Callable,
+                          share: Callable, sens_param: bool) -> Callable:
+    """``make_transform(fn)`` treating a Tensor passed at several positions as one input
+    (:class:`_RepeatedInputs`). ``differentiated(inputs)`` gives the positions differentiated
+    for a call's inputs (the sensitivity left out), ``share(result, repeated)`` fixes that
+    call's result. Each pattern of repeated positions gets its own transform (and compiled
+    graph in GRAPH_MODE)."""
+    by_pattern: dict = {}
+
+    def transform_for(substitutes: dict) -> Callable:
+        key = tuple(sorted(substitutes.items()))
+        if key not in by_pattern:
+            if not substitutes:
+                by_pattern[key] = make_transform(fn)
+            else:
+                @functools.wraps(fn)
+                def tied(*args, **kwargs):
+                    return fn(*(args[substitutes.get(index, index)]
+                                for index in range(len(args))), **kwargs)
+                by_pattern[key] = make_transform(tied)
+        return by_pattern[key]
+
+    transform_for({})  # built now: the transform checks its arguments when it is created
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if _global.execution_mode == GRAPH_MODE or _local.trace is not None:
+            return transform_for({})(*args, **kwargs)  # graphs: each position is its own input
+        inputs = args[:-1] if sens_param and "sens" not in kwargs else args
+        repeated = _RepeatedInputs(inputs, differentiated(inputs))
+        result = transform_for(repeated.substitutes)(*args, **kwargs)
+        return share(result, repeated) if repeated.copies else result
+    return call
+
+
+def _grad_transform(kind: Callable, fn: Callable, grad_position, weights, has_aux: bool,
+                    return_ids: bool, sens_param: bool, with_value: bool) -> Callable:
+    """``kind`` (unigrad's grad or value_and_grad) over MindSpore Tensors, a Tensor passed
+    at several positions being one input."""
+    positions = _normalize_grad_position(grad_position)
+    several = positions is not None and not positions.bare
+
+    def differentiated(inputs: tuple) -> tuple:
+        return positions.indices if positions is not None else ()
+
+    def share(result, repeated: _RepeatedInputs):
+        if not several:
+            return result
+        grads = result[1] if with_value else result[0] if has_aux else result
+        grads = repeated.shared(grads) if weights is None else \
+            (repeated.shared(grads[0]), grads[1])
+        if with_value:
+            return result[0], grads
+        return (grads, result[1]) if has_aux else grads
+
+    return _with_repeated_inputs(
+        lambda tied: _ms_results(kind(_ms_arguments(tied), grad_position, weights, has_aux,
+                                      return_ids, sens_param)),
+        fn, differentiated, share, sens_param)
+
+
 def grad(fn: Callable, grad_position=0, weights=None, has_aux: bool = False,
          return_ids: bool = False, sens_param: bool = False) -> Callable:
     """``mindspore.grad``: the gradient function of ``fn`` (a function or a Cell).
@@ -88,9 +192,8 @@ def grad(fn: Callable, grad_position=0, weights=None, has_aux: bool = False,
         ...
         ValueError: `grad_position` and `weight` can not be None at the same time.
     """
-    inner = _functional.grad(_ms_arguments(fn), grad_position, weights, has_aux, return_ids,
-                             sens_param)
-    return _ms_results(inner)
+    return _grad_transform(_functional.grad, fn, grad_position, weights, has_aux, return_ids,
+                           sens_param, with_value=False)
 
 
 def value_and_grad(fn: Callable, grad_position=0, weights=None, has_aux: bool = False,
@@ -104,9 +207,8 @@ def value_and_grad(fn: Callable, grad_position=0, weights=None, has_aux: bool = 
         >>> print(value, g)
         5.0 [2. 4.]
     """
-    inner = _functional.value_and_grad(_ms_arguments(fn), grad_position, weights, has_aux,
-                                       return_ids, sens_param)
-    return _ms_results(inner)
+    return _grad_transform(_functional.value_and_grad, fn, grad_position, weights, has_aux,
+                           return_ids, sens_param, with_value=True)
 
 
 def vmap(fn: Callable, in_axes=0, out_axes=0) -> Callable:
@@ -314,7 +416,18 @@ class GradOperation(_UgGradOperation):
         if not callable(fn):
             raise TypeError(f"GradOperation: fn must be a callable (a function or a Cell), got "
                             f"{type(fn).__name__}")
-        return _ms_results(super().__call__(_ms_arguments(fn), weights))
+        def differentiated(inputs: tuple) -> tuple:
+            return tuple(range(len(inputs))) if self.get_all else ()
+
+        def share(result, repeated: _RepeatedInputs):
+            if self.get_by_list:
+                return repeated.shared(result[0]), result[1]
+            return repeated.shared(result)
+
+        return _with_repeated_inputs(
+            lambda tied: _ms_results(super(GradOperation, self).__call__(_ms_arguments(tied),
+                                                                         weights)),
+            fn, differentiated, share, self.sens_param)
 
 
 def jit(function: Callable | None = None, *args, fn: Callable | None = None, **options):
@@ -342,7 +455,8 @@ def jit(function: Callable | None = None, *args, fn: Callable | None = None, **o
     if not callable(function):
         raise TypeError(f"For 'jit', the argument 'function' must be a function or a Cell, "
                         f"but got {type(function).__name__}")
-    compiled = _ug_jit(_ms_arguments(function))
+    # a Cell already hands MindSpore Tensors to its construct, which the compiler converts
+    compiled = _ug_jit(function if isinstance(function, _UgCell) else _ms_arguments(function))
 
     @functools.wraps(function)
     def call(*call_args, **call_kwargs):
@@ -350,6 +464,77 @@ def jit(function: Callable | None = None, *args, fn: Callable | None = None, **o
 
     call.compiled = compiled  # type: ignore[attr-defined]
     return call
+
+
+def jit_class(cls: type) -> type:
+    """``mindspore.jit_class``: mark a class of your own (not a Cell) as usable inside
+    compiled functions; returns ``cls``. unigrad's compiler runs any Python class's methods
+    (their tensor operations are traced), so the mark is MindSpore's ``__ms_class__`` flag
+    only.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> @ms.jit_class
+        ... class Scale:
+        ...     def __init__(self, factor):
+        ...         self.factor = factor
+        ...     def apply(self, x):
+        ...         return x * self.factor
+        >>> ms.jit(lambda x: Scale(3).apply(x))(ms.Tensor([1.0, 2.0]))
+        Tensor(shape=[2], dtype=Float32, value= [3.00000000e+000, 6.00000000e+000])
+    """
+    if not isinstance(cls, type):
+        raise TypeError(f"Decorator jit_class can only be used for class type, but got {cls}.")
+    if issubclass(cls, _UgCell):
+        raise TypeError(f"Decorator jit_class is used for user-defined classes and cannot be "
+                        f"used for nn.Cell: {cls}.")
+    cls.__ms_class__ = True
+    return cls
+
+
+def _holds_only_tensors_and_numbers(value, seen: set) -> bool:
+    """Whether ``value`` is a Tensor or a number, or tuples, lists and dicts nesting them
+    without referring to themselves."""
+    if isinstance(value, (tuple, list, dict)):
+        if id(value) in seen:
+            return False
+        seen.add(id(value))
+        items = value.values() if isinstance(value, dict) else value
+        result = all(_holds_only_tensors_and_numbers(item, seen) for item in items)
+        seen.discard(id(value))
+        return result
+    return isinstance(value, (_UgTensor, int, float))
+
+
+def mutable(input_data, dynamic_len: bool = False):
+    """``mindspore.mutable(input_data, dynamic_len=False)``: mark a number, a Tensor, or a
+    tuple/list/dict of them as a variable input of a compiled function (MindSpore otherwise
+    treats such values as constants). unigrad differentiates tuples, lists and dicts of
+    Tensors as they are, so ``input_data`` is returned unchanged after MindSpore's checks.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> pair = ms.mutable((ms.Tensor([1.0, 2.0]), ms.Tensor([3.0, 4.0])))
+        >>> ms.grad(lambda z: (z[0] * z[1]).sum())(pair)
+        (Tensor(shape=[2], dtype=Float32, value= [3.00000000e+000, 4.00000000e+000]), \
+Tensor(shape=[2], dtype=Float32, value= [1.00000000e+000, 2.00000000e+000]))
+        >>> ms.mutable(1, dynamic_len=True)
+        Traceback (most recent call last):
+        ...
+        TypeError: For 'mutable', when the variable_len is True, the first input should be \
+list or tuple, but got: int
+    """
+    if not _holds_only_tensors_and_numbers(input_data, set()):
+        raise TypeError(f"For 'mutable', the 'input_data' should be one of (bool, int, float, "
+                        f"Tensor, tuple, list, dict) or their nested structures with no "
+                        f"self-reference, but got {type(input_data).__name__}: {input_data}.")
+    if not isinstance(dynamic_len, bool):
+        raise TypeError(f"For 'mutable', the second input should be bool, but got: "
+                        f"{type(input_data).__name__}")
+    if dynamic_len and not isinstance(input_data, (tuple, list)):
+        raise TypeError(f"For 'mutable', when the variable_len is True, the first input should "
+                        f"be list or tuple, but got: {type(input_data).__name__}")
+    return input_data
 
 
 # ------------------------------------------------------------------------------ context

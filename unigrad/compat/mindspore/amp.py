@@ -19,14 +19,15 @@ from __future__ import annotations
 from ... import amp as _ugamp
 from ... import nn as _ugnn
 from ...tensor import Tensor as _UgTensor
-from . import nn
+from . import nn, ops
 from ._tensor import Tensor, to_ms
 from .dtype import float16, float32
 from .nn import DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell
 
 __all__ = ["LossScaler", "StaticLossScaler", "DynamicLossScaler", "all_finite",
            "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager",
-           "build_train_network", "auto_mixed_precision", "cell_to_float"]
+           "build_train_network", "auto_mixed_precision", "custom_mixed_precision",
+           "get_black_list", "cell_to_float"]
 
 LossScaler = _ugamp.LossScaler
 
@@ -102,7 +103,7 @@ class FixedLossScaleManager(LossScaleManager):
         >>> from unigrad.compat.mindspore.amp import FixedLossScaleManager
         >>> manager = FixedLossScaleManager(1024.0)
         >>> manager.get_loss_scale(), manager.get_update_cell()
-        (1024.0, FixedLossScaleUpdateCell<loss_scale_value=1024.0>)
+        (1024.0, FixedLossScaleUpdateCell())
     """
 
     def __init__(self, loss_scale: float = 128.0, drop_overflow_update: bool = True):
@@ -227,7 +228,7 @@ def cell_to_float(cell, dst_type):
         >>> from unigrad.compat.mindspore.amp import cell_to_float
         >>> dense = cell_to_float(nn.Dense(2, 1, weight_init="ones"), ms.float16)
         >>> dense(ms.Tensor([[0.1, 0.2]])).dtype, dense.weight.dtype
-        (Float16, Float32)
+        (mindspore.float16, mindspore.float32)
     """
     if dst_type not in (float16, float32):
         raise ValueError(f"For 'to_float', the argument 'dst_type' must be mstype.float32, "
@@ -249,18 +250,96 @@ class _OutputTo32(nn.Cell):
         return _cast_floats(self._backbone(*args, **kwargs), float32)
 
 
-def _white_list_in_low_precision(network, dtype) -> None:
+def _white_list_in_low_precision(network, dtype, white_list: tuple | None = None) -> None:
+    """The Cells of ``white_list`` classes (O1's by default) compute in ``dtype`` and return
+    float32."""
+    classes = _listed(_WHITE_LIST) if white_list is None else white_list
     for _, inner in network.cells_and_names():
-        if isinstance(inner, _listed(_WHITE_LIST)):
+        if isinstance(inner, classes):
             _set_precision(inner, dtype, float32)
 
 
-def _black_list_in_float32(network, dtype) -> None:
+def _black_list_in_float32(network, dtype, black_list: tuple | None = None) -> None:
+    """Everything computes in ``dtype`` but the Cells of ``black_list`` classes (O2's by
+    default), which compute in float32 and return ``dtype``."""
+    classes = _listed(_BLACK_LIST) if black_list is None else black_list
     cell_to_float(network, dtype)
     for _, inner in network.cells_and_names():
-        if isinstance(inner, _listed(_BLACK_LIST)):
+        if isinstance(inner, classes):
             cell_to_float(inner, float32)
             _set_precision(inner, float32, dtype)
+
+
+def get_black_list() -> list:
+    """``amp.get_black_list()``: a copy of the Cell classes that ``amp_level='O2'`` keeps in
+    float32 (BatchNorm1d/2d/3d, LayerNorm); edit it for :func:`custom_mixed_precision`.
+
+    Example:
+        >>> from unigrad.compat.mindspore import amp
+        >>> [cls.__name__ for cls in amp.get_black_list()]
+        ['BatchNorm1d', 'BatchNorm2d', 'BatchNorm3d', 'LayerNorm']
+    """
+    return list(_listed(_BLACK_LIST))
+
+
+def _check_custom_list(classes, list_name: str) -> tuple:
+    """``classes`` (a list of Cell classes) as a tuple; MindSpore's TypeErrors otherwise."""
+    if not isinstance(classes, list):
+        raise TypeError(f"The type of {list_name} should be list, but got {type(classes)}")
+    for element in classes:
+        if not isinstance(element, type):
+            raise TypeError(f"The element in {list_name} should be a class, but got {element}")
+        if not issubclass(element, _ugnn.Cell):
+            if list_name == "white_list" and issubclass(element, ops.Primitive):
+                raise NotImplementedError(
+                    f"custom_mixed_precision: the Primitive class {element.__name__} in "
+                    f"white_list is not supported in unigrad (only Cell classes: their "
+                    f"instances compute in low precision)")
+            kinds = "one of 'Cell' and 'Primitive'" if list_name == "white_list" else \
+                "one of 'Cell'"
+            raise TypeError(f"The subclass of element in {list_name} should be {kinds}, but "
+                            f"got {element}")
+    return tuple(classes)
+
+
+def custom_mixed_precision(network, *, white_list=None, black_list=None, dtype=float16):
+    """``amp.custom_mixed_precision(network, *, white_list=None, black_list=None,
+    dtype=ms.float16)``: give exactly one list of Cell classes. ``white_list``: the Cells
+    of those classes compute in ``dtype`` and return float32 (``network`` is returned);
+    ``black_list``: everything computes in ``dtype`` but the Cells of those classes, and the
+    network is returned wrapped so that its outputs are float32 (as ``'O2'`` with
+    :func:`get_black_list`). Primitive classes in ``white_list`` are not supported.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> from unigrad.compat.mindspore import nn, amp
+        >>> net = nn.SequentialCell(nn.Dense(2, 2, weight_init="ones"), nn.ReLU())
+        >>> net = amp.custom_mixed_precision(net, white_list=[nn.ReLU])
+        >>> net[1](ms.Tensor([[0.1, -0.2]])).dtype, net[0](ms.Tensor([[0.1, 0.2]])).dtype
+        (mindspore.float32, mindspore.float32)
+        >>> amp.custom_mixed_precision(net)
+        Traceback (most recent call last):
+        ...
+        ValueError: For custom_mixed_precision, one of white_list and black_list must be \
+provided.
+    """
+    if not isinstance(network, _ugnn.Cell):
+        raise TypeError("The network type should be Cell.")
+    if white_list is None and black_list is None:
+        raise ValueError("For custom_mixed_precision, one of white_list and black_list must be "
+                         "provided.")
+    if white_list is not None and black_list is not None:
+        raise ValueError("For custom_mixed_precision, the white_list or black_list cannot be "
+                         "provided at the same time, please provide one or the other.")
+    if dtype != float16:
+        raise ValueError(f"The dtype should be one of (mstype.float16, mstype.bfloat16), but "
+                         f"got {dtype}.")
+    if white_list is not None:
+        _white_list_in_low_precision(network, dtype, _check_custom_list(white_list,
+                                                                        "white_list"))
+        return network
+    _black_list_in_float32(network, dtype, _check_custom_list(black_list, "black_list"))
+    return _OutputTo32(network)
 
 
 def auto_mixed_precision(network, amp_level: str = "O0", dtype=float16):

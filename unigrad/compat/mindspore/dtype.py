@@ -6,8 +6,10 @@ unigrad takes a dtype); only its text form is MindSpore's.
 
 Example:
     >>> import unigrad.compat.mindspore as ms
+    >>> print(ms.float32, ms.int64, ms.bool_)
+    Float32 Int64 Bool
     >>> ms.float32, ms.int64, ms.bool_
-    (Float32, Int64, Bool)
+    (mindspore.float32, mindspore.int64, mindspore.bool)
     >>> ms.float32 == ms.dtype.float32 == ms.single
     True
     >>> ms.dtype_to_nptype(ms.float16)
@@ -28,14 +30,22 @@ __all__ = ["MsType", "bool_", "int8", "int16", "int32", "int64", "uint8", "float
 
 
 class MsType(DType):
-    """A unigrad dtype with MindSpore's name (``Float32``) as its repr and str."""
+    """A unigrad dtype with MindSpore's names: ``str`` is ``Float32``, ``repr`` is
+    ``mindspore.float32``.
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> str(ms.float32), repr(ms.float32), repr(ms.bool_)
+        ('Float32', 'mindspore.float32', 'mindspore.bool')
+    """
 
     __slots__ = ()
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         return _MS_NAMES[self.np_dtype]
 
-    __str__ = __repr__
+    def __repr__(self) -> str:
+        return "mindspore." + _MS_NAMES[self.np_dtype].lower()
 
     def __eq__(self, other) -> bool:
         return DType.__eq__(self, other)
@@ -92,7 +102,7 @@ def to_ms_dtype(dtype) -> MsType:
         >>> import numpy as np
         >>> from unigrad.compat.mindspore.dtype import to_ms_dtype
         >>> to_ms_dtype(np.int32)
-        Int32
+        mindspore.int32
     """
     return _BY_NUMPY[backend.to_numpy_dtype(dtype)]
 
@@ -104,15 +114,17 @@ def dtype_to_nptype(type_) -> type:
 
 def pytype_to_dtype(obj) -> MsType:
     """The MindSpore dtype of a Python or NumPy type (``bool`` -> ``Bool``, ``int`` ->
-    ``Int64``, ``float`` -> ``Float32``).
+    ``Int64``, ``float`` -> ``Float64``, ``complex`` -> ``Complex128``).
 
     Example:
         >>> import unigrad.compat.mindspore as ms
         >>> ms.pytype_to_dtype(float), ms.pytype_to_dtype(bool)
-        (Float32, Bool)
+        (mindspore.float64, mindspore.bool)
     """
     if isinstance(obj, MsType):
         return obj
+    if obj is float:  # Python floats are doubles (unigrad's default float is float32)
+        return float64
     return to_ms_dtype(obj)
 
 

@@ -23,9 +23,9 @@ Example:
     Tensor(shape=[1, 1], dtype=Float32, value=
     [[2.00000000e+001]])
     >>> net
-    Net<
-      (fc): Dense<input_channels=3, output_channels=1>
-      >
+    Net(
+      (fc): Dense(input_channels=3, output_channels=1)
+    )
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class Cell(_ugnn.Cell):
             >>> import unigrad.compat.mindspore as ms
             >>> from unigrad.compat.mindspore import nn
             >>> nn.Dense(2, 1).to_float(ms.float16)(ms.Tensor([[0.1, 0.2]])).dtype
-            Float16
+            mindspore.float16
         """
         from .amp import cell_to_float
         return cell_to_float(self, dst_type)
@@ -125,8 +125,9 @@ class Cell(_ugnn.Cell):
         setattr(self, param_name, param)
 
     def extend_repr(self) -> str:
-        """Text shown inside this Cell's ``<...>`` in ``repr`` (MindSpore's name)."""
-        return self.extra_repr()
+        """Text shown inside this Cell's ``(...)`` in ``repr``: none by default; layers and
+        your own Cells override it (MindSpore's name for PyTorch's ``extra_repr``)."""
+        return ""
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -274,18 +275,18 @@ def _input_gradients_of(bprop: Callable) -> Callable:
 
 
 def _cell_repr(cell: _ugnn.Cell) -> str:
-    """MindSpore's ``Name<extra>`` text of a Cell, children (unigrad Cells too) indented."""
+    """MindSpore's ``Name(extra)`` text of a Cell: a one-line extra stays on the name's line,
+    otherwise the extra lines and the children (unigrad Cells too) are indented below."""
     extra = cell.extend_repr() if isinstance(cell, Cell) else cell.extra_repr()
-    text = type(cell).__name__ + "<"
-    children = [(name, child) for name, child in cell._cells.items() if child is not None]
-    if not children:
-        return text + extra + ">"
-    body = "\n"
-    if extra:
-        body += extra + "\n"
-    for name, child in children:
-        body += f"({name}): {_cell_repr(child)}\n"
-    return text + body.replace("\n", "\n  ") + ">"
+    extra_lines = extra.split("\n") if extra else []
+    child_lines = [f"({name}): " + _cell_repr(child).replace("\n", "\n  ")
+                   for name, child in cell._cells.items() if child is not None]
+    if len(extra_lines) == 1 and not child_lines:
+        return f"{type(cell).__name__}({extra_lines[0]})"
+    lines = extra_lines + child_lines
+    if not lines:
+        return f"{type(cell).__name__}()"
+    return f"{type(cell).__name__}(\n  " + "\n  ".join(lines) + "\n)"
 
 
 # ------------------------------------------------------------------------------ layers
@@ -304,7 +305,7 @@ class Dense(Cell, _ugnn.Dense):
         _ugnn.Dense.__init__(self, in_channels, out_channels, weight_init, bias_init, has_bias,
                              activation, dtype)
 
-    def extra_repr(self) -> str:
+    def extend_repr(self) -> str:
         text = f"input_channels={self.in_channels}, output_channels={self.out_channels}"
         if self.has_bias:
             text += f", has_bias={self.has_bias}"
@@ -404,7 +405,7 @@ class Dropout(Cell, _ugnn.Dropout):
         _ugnn.Dropout.__init__(self, rate)
         self.keep_prob, self._p_given = keep_prob, p is not None
 
-    def extra_repr(self) -> str:
+    def extend_repr(self) -> str:
         return f"p={self.p}" if self._p_given else f"keep_prob={self.keep_prob}"
 
 
