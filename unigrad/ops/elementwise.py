@@ -478,10 +478,14 @@ def div(input, other, *, rounding_mode=None):
         tensor([0.5000, 1.5000])
         >>> ug.div(ug.tensor([-7.0, 7.0]), 2, rounding_mode="floor")
         tensor([-4.,  3.])
+        >>> ug.div(ug.tensor([-7, 7]), 2, rounding_mode="trunc")
+        tensor([-3,  3])
     """
     if rounding_mode == "floor":
         return floor_divide(input, other)
     if rounding_mode == "trunc":
+        if _integer_operands(input, other):  # stays integer, as PyTorch's
+            return mul(floor_divide(abs(input), abs(other)), mul(sign(input), sign(other)))
         return trunc(div(input, other))
     if rounding_mode is not None:
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
@@ -493,6 +497,15 @@ def div(input, other, *, rounding_mode=None):
     if _same_float_tensors(input, other):
         return bind(div_p, input, other)
     return bind(div_p, *true_divide_dtype(input, other))
+
+
+def _integer_operands(input, other) -> bool:
+    """Whether both operands are integer tensors or Python ints (not bool)."""
+    def integer(value):
+        if isinstance(value, Tensor):
+            return value._data.dtype.kind in "iu"
+        return isinstance(value, int) and not isinstance(value, bool)
+    return integer(input) and integer(other)
 
 
 true_divide = divide = div
