@@ -328,7 +328,9 @@ def case_optimizer_adam_amsgrad_large_eps(ms):
 
 # Cases kept in their own modules (one per area), collected with these.
 from .mindspore_control_flow_cases import *  # noqa: E402, F403
+from .mindspore_functional_cases import *  # noqa: E402, F403
 from .mindspore_layers_cases import *  # noqa: E402, F403
+from .mindspore_nn_more_cases import *  # noqa: E402, F403
 from .mindspore_primitives_cases import *  # noqa: E402, F403
 from .mindspore_printing_cases import *  # noqa: E402, F403
 from .mindspore_training_cases import *  # noqa: E402, F403

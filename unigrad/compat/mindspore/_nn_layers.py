@@ -19,6 +19,10 @@ from ._nn_dropout import *  # noqa: F403
 from ._nn_dropout import __all__ as _dropout_names
 from ._nn_losses import *  # noqa: F403
 from ._nn_losses import __all__ as _loss_names
+from ._nn_more_layers import *  # noqa: F403
+from ._nn_more_layers import __all__ as _more_layer_names
+from ._nn_more_losses import *  # noqa: F403
+from ._nn_more_losses import __all__ as _more_loss_names
 from ._nn_norm import *  # noqa: F403
 from ._nn_norm import __all__ as _norm_names
 from ._nn_padding import *  # noqa: F403
@@ -27,9 +31,12 @@ from ._nn_recurrent import *  # noqa: F403
 from ._nn_recurrent import __all__ as _recurrent_names
 from ._nn_resampling import *  # noqa: F403
 from ._nn_resampling import __all__ as _resampling_names
+from ._nn_schedules import *  # noqa: F403
+from ._nn_schedules import __all__ as _schedule_names
 from ._nn_wrappers import *  # noqa: F403
 from ._nn_wrappers import __all__ as _wrapper_names
 
 __all__ = [*_conv_names, *_conv_transpose_names, *_adaptive_names, *_norm_names,
            *_recurrent_names, *_activation_names, *_loss_names, *_wrapper_names,
-           *_padding_names, *_dropout_names, *_resampling_names]
+           *_padding_names, *_dropout_names, *_resampling_names, *_more_layer_names,
+           *_more_loss_names, *_schedule_names]

@@ -865,6 +865,11 @@ def __getattr__(name: str):
     if name in ("Metric", "Accuracy", "MAE", "MSE", "Loss"):
         from .train import metrics
         return getattr(metrics, name)
+    if name in ("Fbeta", "F1", "Precision", "Recall", "TopKCategoricalAccuracy",
+                "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "Perplexity", "Dice",
+                "ConfusionMatrix", "ROC", "auc"):
+        from .train import metrics_more
+        return getattr(metrics_more, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

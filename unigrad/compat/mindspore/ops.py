@@ -705,7 +705,7 @@ def squeeze(input, axis=None):
     """Remove axes of length 1 (all of them, or those in ``axis``)."""
     x = _tensor(input, "squeeze", "input")
     if isinstance(axis, (tuple, list)):
-        for a in sorted((_int(a, "squeeze", "axis") % max(x.ndim, 1) for a in axis),
+        for a in sorted((_int(a, "squeeze", "axis") % builtins.max(x.ndim, 1) for a in axis),
                         reverse=True):
             if x.shape[a] != 1:
                 raise ValueError(f"For 'squeeze', the axis {a} of shape {x.shape} has length "
@@ -1048,6 +1048,14 @@ from ._decompositions_ops import *  # noqa: E402, F403
 
 # the composites (HookBackward, MultitypeFuncGraph, Map, Partial) build on Primitive
 from ._functional_composite import *  # noqa: E402, F403
+
+# the functions spelled from tables over the core (atan2, max, std...; det, norm, hfft2...;
+# celu, conv2d, avg_pool2d, huber_loss...; chunk, gather, eye...)
+from ._functional_linalg_more import *  # noqa: E402, F403
+from ._functional_more import *  # noqa: E402, F403
+from ._functional_nn_more import *  # noqa: E402, F403
+from ._functional_scatter_more import *  # noqa: E402, F403
+from ._functional_shapes_more import *  # noqa: E402, F403
 
 # the integer, bitwise and statistics functions (bitwise_and, gcd, cov, cdist...) use the
 # helpers above, as do the layout functions (hstack, meshgrid, diag, roll, tensor_split...)

@@ -22,6 +22,8 @@ from .callback import (
     TimeMonitor,
 )
 from .metrics import MAE, MSE, Accuracy, Loss, Metric
+from .metrics_more import *  # noqa: F403
+from .metrics_more import __all__ as _more_metric_names
 from .model import Model
 
 _REEXPORTED = {"save_checkpoint": "_checkpoint", "load_checkpoint": "_checkpoint",
@@ -30,7 +32,8 @@ _REEXPORTED = {"save_checkpoint": "_checkpoint", "load_checkpoint": "_checkpoint
                "DynamicLossScaleManager": "amp"}
 
 __all__ = ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint",
-           "CheckpointConfig", "Metric", "Accuracy", "Loss", "MAE", "MSE", *_REEXPORTED]
+           "CheckpointConfig", "Metric", "Accuracy", "Loss", "MAE", "MSE", *_more_metric_names,
+           *_REEXPORTED]
 
 
 def __getattr__(name: str):
