@@ -290,6 +290,28 @@ def case_tutorial_hooks_tensor_register_hook(ms):
     return [_arrays(ms.grad(net)(x)), seen]
 
 
+@case
+def case_tutorial_hooks_insert_gradient_of(ms):
+    a, b = _tensor(ms, [1.0]), _tensor(ms, [0.2])
+
+    def clip_gradient(dx):
+        ret = dx
+        if ret > a:
+            ret = a
+        if ret < b:
+            ret = b
+        return ret
+
+    clip = ms.ops.InsertGradientOf(clip_gradient)
+
+    def clip_test(x, y):
+        return clip(x) * clip(y)
+
+    x, y = _tensor(ms, [1.1]), _tensor(ms, [0.1])
+    return [_arrays(clip_test(x, y)),
+            _arrays(ms.ops.GradOperation(get_all=True)(clip_test)(x, y))]
+
+
 def _dense_relu(ms):
     """Dense(2, 2) with fixed weights followed by ReLU, as a SequentialCell."""
     dense = ms.nn.Dense(2, 2)

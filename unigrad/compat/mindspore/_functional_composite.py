@@ -27,7 +27,7 @@ from ._tensor import to_ms
 from ._transforms import check_hook_fn
 from .ops import Primitive
 
-__all__ = ["HookBackward", "MultitypeFuncGraph", "Map", "Partial"]
+__all__ = ["HookBackward", "InsertGradientOf", "MultitypeFuncGraph", "Map", "Partial"]
 
 
 class HookBackward(Primitive):
@@ -67,6 +67,36 @@ class HookBackward(Primitive):
         grads = tuple(dout) if isinstance(dout, (tuple, list)) else (dout,)
         replaced = self.hook_fn(to_ms(grads))
         return grads if replaced is None else tuple(replaced)
+
+
+class InsertGradientOf(Primitive):
+    """``InsertGradientOf(f)``: returns its input unchanged; in the backward pass the input's
+    gradient is ``f(gradient)`` (a gradient clip, a gradient print).
+
+    Example:
+        >>> import unigrad.compat.mindspore as ms
+        >>> from unigrad.compat.mindspore import ops
+        >>> clip = ops.InsertGradientOf(lambda dx: ops.clamp(dx, 0.2, 1.0))
+        >>> ops.GradOperation(get_all=True)(lambda x, y: clip(x) * clip(y))(
+        ...     ms.Tensor([1.1]), ms.Tensor([0.1]))
+        (Tensor(shape=[1], dtype=Float32, value= [2.00000003e-001]), Tensor(shape=[1], \
+dtype=Float32, value= [1.00000000e+000]))
+    """
+
+    def __init__(self, f: Callable):
+        super().__init__()
+        if not callable(f):
+            raise TypeError(f"For 'InsertGradientOf', the argument 'f' must be a function, but "
+                            f"got {type(f).__name__}")
+        self.f = f
+        self._identity = custom_vjp(_identity).defbwd(self._backward)
+
+    def compute(self, input_x):
+        return self._identity(input_x)
+
+    def _backward(self, *arguments):
+        dout = arguments[-1]  # (after the inputs and the output)
+        return (self.f(to_ms(dout)),)
 
 
 def _identity(*inputs):
