@@ -179,7 +179,11 @@ class Compiled:
         split = _split_programs(self)
         if isinstance(split, Exception):
             raise split
-        return split.graphs
+        if split.fused or self.graph is self.raw_graph:
+            return split.graphs
+        import dataclasses
+        return dataclasses.replace(split.graphs, forward=_fused(split.graphs.forward),
+                                   backward=_fused(split.graphs.backward))
 
     def to_dot(self) -> str:
         from ..viz import to_dot
@@ -903,6 +907,29 @@ class _SplitPrograms:
     # input): handed out as copies, so that writing into a result or a .grad cannot change them
     constant_results: frozenset
     constant_grads: frozenset
+    # the programs start without fused loops (no numba compilation for a call differentiated
+    # once or twice); after FUSE_SPLIT_AFTER_CALLS differentiated calls they are regenerated
+    # fused from the same graphs (same outputs, so residuals keep their places)
+    calls: int = 0
+    fused: bool = False
+
+    def count_call(self) -> None:
+        self.calls += 1
+        if self.calls == FUSE_SPLIT_AFTER_CALLS and not self.fused:
+            self.fused = True
+            self.forward = codegen.generate(_fused(self.graphs.forward))
+            self.backward = codegen.generate(_fused(self.graphs.backward))
+
+
+#: differentiated calls of a signature after which its forward and backward programs fuse
+FUSE_SPLIT_AFTER_CALLS = 3
+
+
+def _fused(graph: Graph) -> Graph:
+    """An optimized graph with its elementwise chains fused and its buffers reused."""
+    from . import fusion
+    from .buffers import reuse_buffers
+    return reuse_buffers(fusion.fuse_elementwise(graph), {})
 
 
 def _constant_outputs(graph: Graph) -> frozenset:
@@ -942,12 +969,19 @@ def _compile_split(compiled: Compiled) -> _SplitPrograms:
     if optimize:  # before splitting: common subexpressions of forward and backward merge
         joint.graph = passes.optimize(joint.graph)
     graphs = partition(joint)
-    if optimize:
-        graphs.forward = optimize_graph(graphs.forward)
-        graphs.backward = optimize_graph(graphs.backward)
-    return _SplitPrograms(graphs, codegen.generate(graphs.forward),
-                          codegen.generate(graphs.backward), _constant_outputs(graphs.forward),
-                          _constant_outputs(graphs.backward))
+    if optimize:  # fused later (FUSE_SPLIT_AFTER_CALLS); buffers are reused at once
+        graphs.forward = passes.optimize(graphs.forward)
+        graphs.backward = passes.optimize(graphs.backward)
+    split = _SplitPrograms(graphs, codegen.generate(_reusing(graphs.forward, optimize)),
+                           codegen.generate(_reusing(graphs.backward, optimize)),
+                           _constant_outputs(graphs.forward), _constant_outputs(graphs.backward))
+    split.fused = not optimize
+    return split
+
+
+def _reusing(graph: Graph, optimize: bool) -> Graph:
+    from .buffers import reuse_buffers
+    return reuse_buffers(graph, {}) if optimize else graph
 
 
 class _GraphCall(Function):
@@ -966,6 +1000,7 @@ class _GraphCall(Function):
             values = _call_program(compiled, _copied(arrays, compiled.overwritten_inputs))
             constants = compiled.constant_outputs
         else:
+            split.count_call()
             values = _call_program(compiled, arrays, split.forward.function)
             constants = split.constant_results
         results = tuple(_make_tensor(_owned(v, i in constants))

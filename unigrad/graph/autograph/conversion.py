@@ -24,6 +24,7 @@ from __future__ import annotations
 import __future__
 
 import ast
+import copy
 import functools
 import inspect
 import linecache
@@ -95,16 +96,26 @@ def _parse_lambda(function: types.FunctionType) -> ast.Lambda | None:
     parameters (None if there is no single one)."""
     code = function.__code__
     source = "".join(linecache.getlines(code.co_filename, function.__globals__))
+    parameters = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    candidates = [node for node in _lambdas_by_line(code.co_filename, source).get(
+                  code.co_firstlineno, ()) if [a.arg for a in node.args.posonlyargs +
+                                               node.args.args + node.args.kwonlyargs]
+                  == parameters]
+    return copy.deepcopy(candidates[0]) if len(candidates) == 1 else None
+
+
+@functools.lru_cache(maxsize=32)
+def _lambdas_by_line(filename: str, source: str) -> dict:
+    """The ``lambda`` nodes of a source file by first line (each file is parsed once)."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
-        return None
-    parameters = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
-    candidates = [node for node in ast.walk(tree) if isinstance(node, ast.Lambda) and
-                  node.lineno == code.co_firstlineno and
-                  [a.arg for a in node.args.posonlyargs + node.args.args +
-                   node.args.kwonlyargs] == parameters]
-    return candidates[0] if len(candidates) == 1 else None
+        return {}
+    lambdas: dict = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Lambda):
+            lambdas.setdefault(node.lineno, []).append(node)
+    return lambdas
 
 
 def _converted_code(function: types.FunctionType) -> types.CodeType | None:
