@@ -51,6 +51,7 @@ _FUTURE_FLAGS = __future__.annotations.compiler_flag | __future__.generator_stop
 _NOT_CONVERTED = object()
 _MISSING = object()
 _lock = threading.Lock()
+_compiling = threading.RLock()
 #: code object -> its converted code object (or _NOT_CONVERTED)
 _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 #: unigrad function closing over user functions -> rebuilt over them converted (or None)
@@ -125,7 +126,11 @@ def _converted_code(function: types.FunctionType) -> types.CodeType | None:
         cached = _cache.get(code)
     if cached is not None:
         return None if cached is _NOT_CONVERTED else cached
-    converted = _compile(function) if _is_user_code(code) else None
+    if _is_user_code(code):
+        with _compiling:  # CPython 3.11's ast and compile are not safe in several threads
+            converted = _compile(function)
+    else:
+        converted = None
     with _lock:
         _cache[code] = _NOT_CONVERTED if converted is None else converted
         if converted is not None:  # its nested functions are converted already
