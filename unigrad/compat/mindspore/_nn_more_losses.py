@@ -70,6 +70,16 @@ def _check_tensor(owner: str, name: str, value) -> None:
                         f"{type(value).__name__}.")
 
 
+def checked_smooth(smooth) -> float:
+    """Dice's ``smooth`` (the loss's and the metric's): a positive float, as MindSpore checks."""
+    if not isinstance(smooth, float):
+        raise TypeError(f"The 'smooth' must be float, but got '{type(smooth).__name__}'")
+    if smooth <= 0:
+        raise ValueError(f"The 'smooth' must be float and must > 0, but got '{smooth}' "
+                         f"with type 'float'.")
+    return smooth
+
+
 class DiceLoss(LossBase):
     """``nn.DiceLoss(smooth=1e-5)``: ``1 - 2 * sum(logits * label) / (sum(logits ** 2) +
     sum(label ** 2) + smooth)``, over all elements.
@@ -83,12 +93,7 @@ class DiceLoss(LossBase):
 
     def __init__(self, smooth: float = 1e-5):
         super().__init__()
-        if not isinstance(smooth, float):
-            raise TypeError(f"The 'smooth' must be float, but got '{type(smooth).__name__}'")
-        if smooth <= 0:
-            raise ValueError(f"The 'smooth' must be float and must > 0, but got '{smooth}' "
-                             f"with type 'float'.")
-        self.smooth = smooth
+        self.smooth = checked_smooth(smooth)
 
     def construct(self, logits, label):
         for name, value in (("logits", logits), ("labels", label)):

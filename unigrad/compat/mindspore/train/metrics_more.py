@@ -398,12 +398,8 @@ class Dice(Metric):
 
     def __init__(self, smooth: float = 1e-5):
         super().__init__()
-        if not isinstance(smooth, float):
-            raise TypeError(f"The 'smooth' must be float, but got '{type(smooth).__name__}'")
-        if smooth <= 0:
-            raise ValueError(f"The 'smooth' must be float and must > 0, but got '{smooth}' "
-                             f"with type 'float'.")
-        self.smooth = smooth
+        from .._nn_more_losses import checked_smooth
+        self.smooth = checked_smooth(smooth)
         self.clear()
 
     def clear(self) -> None:
